@@ -1,0 +1,259 @@
+/**
+ * Row types of every table, exactly as the data layer reads them back on both SQLite and
+ * PostgreSQL. Instants are epoch milliseconds (BIGINT); booleans are normalised by the stores.
+ * GraphQL resolvers receive these rows through codegen mappers (see codegen.ts).
+ */
+
+export type EpochMs = number;
+
+export interface UserRow {
+  id: string;
+  email: string;
+  name: string | null;
+  password_hash: string;
+  email_verified: boolean;
+  created_at: EpochMs;
+  updated_at: EpochMs;
+}
+
+export interface EmployerRow {
+  id: string;
+  name: string;
+  created_at: EpochMs;
+}
+
+export type MembershipRole = 'admin' | 'member';
+
+export interface MembershipRow {
+  user_id: string;
+  employer_id: string;
+  role: MembershipRole;
+  created_at: EpochMs;
+}
+
+export type ClientType = 'confidential' | 'public';
+
+export interface AppRow {
+  id: string;
+  client_id: string;
+  owner_user_id: string;
+  name: string;
+  client_type: ClientType;
+  /** SHA-256 of the client secret, hex; null for public clients. */
+  client_secret_hash: string | null;
+  secret_updated_at: EpochMs | null;
+  created_at: EpochMs;
+  updated_at: EpochMs;
+}
+
+export interface AppRedirectUriRow {
+  id: number;
+  app_id: string;
+  uri: string;
+  position: number;
+  created_at: EpochMs;
+}
+
+export interface AuthorizationCodeRow {
+  code_hash: string;
+  app_id: string;
+  user_id: string;
+  redirect_uri: string;
+  scope: string;
+  code_challenge: string | null;
+  code_challenge_method: string | null;
+  nonce: string | null;
+  employer_id: string | null;
+  auth_time: EpochMs;
+  expires_at: EpochMs;
+  consumed_at: EpochMs | null;
+  created_at: EpochMs;
+}
+
+export interface AccessTokenRow {
+  jti: string;
+  app_id: string;
+  user_id: string | null;
+  employer_id: string | null;
+  scope: string;
+  auth_code_hash: string | null;
+  refresh_family_id: string | null;
+  issued_at: EpochMs;
+  expires_at: EpochMs;
+  revoked_at: EpochMs | null;
+}
+
+export interface RefreshTokenFamilyRow {
+  id: string;
+  app_id: string;
+  user_id: string;
+  scope: string;
+  auth_code_hash: string | null;
+  auth_time: EpochMs;
+  created_at: EpochMs;
+  revoked_at: EpochMs | null;
+  revoked_reason: string | null;
+}
+
+export interface RefreshTokenRow {
+  token_hash: string;
+  family_id: string;
+  employer_id: string | null;
+  issued_at: EpochMs;
+  expires_at: EpochMs;
+  consumed_at: EpochMs | null;
+}
+
+export interface ConsentRow {
+  id: string;
+  user_id: string;
+  app_id: string;
+  /** The granted scopes, sorted and space-separated, so one scope set has one spelling. */
+  scope_set: string;
+  granted_at: EpochMs;
+}
+
+export type SigningAlg = 'ES256' | 'RS256';
+
+export interface SigningKeyRow {
+  kid: string;
+  alg: SigningAlg;
+  /** Public JWK as JSON text. */
+  public_jwk: string;
+  /** Private key (PKCS#8) encrypted with KEY_ENCRYPTION_SECRET; never logged. */
+  private_key_encrypted: string;
+  created_at: EpochMs;
+  /** Set when a newer key of the same algorithm takes over signing. */
+  superseded_at: EpochMs | null;
+  /** After this instant no unexpired token can carry this key's signature; it leaves the JWKS. */
+  retire_after: EpochMs | null;
+}
+
+export interface BrowserSessionRow {
+  id_hash: string;
+  user_id: string;
+  csrf_secret: string;
+  created_at: EpochMs;
+  last_seen_at: EpochMs;
+  expires_at: EpochMs;
+}
+
+export interface RateLimitCounterRow {
+  key: string;
+  window_start: EpochMs;
+  count: number;
+  expires_at: EpochMs;
+}
+
+export interface AuditEventRow {
+  id: number;
+  occurred_at: EpochMs;
+  type: string;
+  actor_user_id: string | null;
+  app_id: string | null;
+  employer_id: string | null;
+  request_id: string | null;
+  ip: string | null;
+  /** JSON text with event-specific details; never holds a secret. */
+  details: string | null;
+}
+
+export type EventStatus = 'SCHEDULED' | 'STARTED' | 'ENDED' | 'ARCHIVED' | 'CANCELLED';
+export type MediaType = 'VIDEO' | 'PHONE';
+
+export interface EventRow {
+  id: string;
+  employer_id: string;
+  created_by_app_id: string;
+  created_by_user_id: string | null;
+  title: string;
+  start_at: EpochMs;
+  /** UTC offset, in minutes, that the caller used for startTime; echoed back on reads. */
+  start_offset_minutes: number;
+  end_at: EpochMs;
+  end_offset_minutes: number;
+  timezone: string;
+  language_code: string | null;
+  country_code: string | null;
+  media_type: MediaType;
+  status: EventStatus;
+  ats_name: string;
+  employer_name: string | null;
+  started_at: EpochMs | null;
+  ended_at: EpochMs | null;
+  archived_at: EpochMs | null;
+  cancelled_at: EpochMs | null;
+  created_at: EpochMs;
+  updated_at: EpochMs;
+}
+
+export interface InterviewerRow {
+  id: string;
+  event_id: string;
+  email: string;
+  /** Lower-cased email; unique per event so that duplicate invitations collapse. */
+  email_normalized: string;
+  name: string | null;
+  user_id: string | null;
+  position: number;
+  created_at: EpochMs;
+}
+
+export type IntervieweeStatus =
+  | 'RSVPED'
+  | 'CHECKED_IN'
+  | 'INTERVIEWING'
+  | 'INTERVIEWED'
+  | 'NOT_INTERVIEWED'
+  | 'REQUEUED'
+  | 'CANCELLED';
+
+export interface IntervieweeRow {
+  id: string;
+  event_id: string;
+  name: string;
+  email: string;
+  status: IntervieweeStatus;
+  job_employer_job_id: string | null;
+  job_title: string | null;
+  job_location: string | null;
+  checked_in_at: EpochMs | null;
+  created_at: EpochMs;
+  updated_at: EpochMs;
+}
+
+export interface InterviewRecordRow {
+  id: string;
+  event_id: string;
+  interviewee_id: string;
+  start_at: EpochMs | null;
+  end_at: EpochMs | null;
+  recording_url: string | null;
+  created_at: EpochMs;
+}
+
+export type DecisionValue = 'YES' | 'NO' | 'MAYBE' | 'SKIP';
+
+export interface InterviewOutcomeRow {
+  id: string;
+  record_id: string;
+  interviewer_id: string;
+  decision: DecisionValue | null;
+  note_text: string | null;
+  created_at: EpochMs;
+  updated_at: EpochMs;
+}
+
+export type LobbyRole = 'landing' | 'interviewer' | 'interviewee';
+
+export interface LobbyTokenRow {
+  id: string;
+  event_id: string;
+  interviewee_id: string | null;
+  role: LobbyRole;
+  /** SHA-256 of the capability token: the lookup path when a lobby URL is opened. */
+  token_hash: string;
+  /** The token itself, encrypted, so that the API can return the URL again on every read. */
+  token_encrypted: string;
+  created_at: EpochMs;
+}

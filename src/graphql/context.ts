@@ -1,0 +1,16 @@
+import type { Logger } from 'pino';
+
+/** Who is calling, as established from a verified bearer token. */
+export type Principal =
+  | { kind: 'user'; userId: string; appId: string; employerId: string | null; scopes: string[] }
+  | { kind: 'app'; appId: string; ownerUserId: string; employerId: string | null; scopes: string[] };
+
+/**
+ * Per-request GraphQL context. A `type` alias (not an interface) on purpose: graphql-http's
+ * handler generics reject interfaces as context types.
+ */
+export type GraphQLContext = {
+  requestId: string;
+  logger: Logger;
+  principal: Principal;
+};
