@@ -9,6 +9,8 @@ export type EpochMs = number;
 export interface UserRow {
   id: string;
   email: string;
+  /** Lower-cased email; the unique sign-in key. */
+  email_normalized: string;
   name: string | null;
   password_hash: string;
   email_verified: boolean;

@@ -1,0 +1,161 @@
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../clock.js';
+import { isUniqueViolation } from '../db/errors.js';
+import type { EmployerRow, MembershipRole, UserRow } from '../db/rows.js';
+import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
+import {
+  MAX_PASSWORD_LENGTH,
+  MIN_PASSWORD_LENGTH,
+  hashPassword,
+} from '../security/passwords.js';
+import { emailProblem } from '../validation/email.js';
+import type { AccountStore } from './account-store.js';
+
+export type PublicUser = Omit<UserRow, 'password_hash' | 'email_normalized'>;
+
+export interface EmployerWithMembers {
+  employer: EmployerRow;
+  members: Array<{ userId: string; email: string; role: MembershipRole }>;
+}
+
+const MAX_NAME_LENGTH = 200;
+
+/** Rules for user accounts, employer accounts and who belongs to which employer. */
+export class AccountService {
+  constructor(
+    private readonly store: AccountStore,
+    private readonly clock: Clock,
+  ) {}
+
+  async createUser(input: { email: string; password: string; name?: string }): Promise<PublicUser> {
+    const email = input.email.trim();
+    const problem = emailProblem(email);
+    if (problem) throw new ValidationError(`email ${problem}`, 'email');
+    if (input.password.length < MIN_PASSWORD_LENGTH) {
+      throw new ValidationError(
+        `password must be at least ${MIN_PASSWORD_LENGTH} characters`,
+        'password',
+      );
+    }
+    if (input.password.length > MAX_PASSWORD_LENGTH) {
+      throw new ValidationError(`password must be at most ${MAX_PASSWORD_LENGTH} characters`, 'password');
+    }
+    const name = optionalName(input.name, 'name');
+    if (await this.store.findUserByEmail(email)) {
+      throw new ConflictError(`a user with email ${email} already exists`, 'email');
+    }
+    const now = this.clock.now();
+    const user: UserRow = {
+      id: randomUUID(),
+      email,
+      email_normalized: email.toLowerCase(),
+      name,
+      password_hash: await hashPassword(input.password),
+      email_verified: false,
+      created_at: now,
+      updated_at: now,
+    };
+    try {
+      await this.store.insertUser(user);
+    } catch (error) {
+      // Another request registered the same address between our check and the insert.
+      if (isUniqueViolation(error)) {
+        throw new ConflictError(`a user with email ${email} already exists`, 'email');
+      }
+      throw error;
+    }
+    return toPublicUser(user);
+  }
+
+  /** Creates an employer and adds the given members (as admins), all or nothing. */
+  async createEmployer(input: { name: string; memberEmails?: string[] }): Promise<EmployerWithMembers> {
+    const name = requiredName(input.name, 'name');
+    const emails = dedupeEmails(input.memberEmails ?? []);
+    return this.store.inTransaction(async (store) => {
+      const members = [];
+      for (const email of emails) members.push(await requireUser(store, email));
+      const now = this.clock.now();
+      const employer: EmployerRow = { id: randomUUID(), name, created_at: now };
+      await store.insertEmployer(employer);
+      for (const user of members) {
+        await store.insertMembership({
+          user_id: user.id,
+          employer_id: employer.id,
+          role: 'admin',
+          created_at: now,
+        });
+      }
+      return {
+        employer,
+        members: members.map((user) => ({ userId: user.id, email: user.email, role: 'admin' as const })),
+      };
+    });
+  }
+
+  async addMember(input: {
+    employerId: string;
+    email: string;
+    role?: MembershipRole;
+  }): Promise<EmployerWithMembers> {
+    const role = input.role ?? 'member';
+    if (role !== 'admin' && role !== 'member') {
+      throw new ValidationError('role must be admin or member', 'role');
+    }
+    return this.store.inTransaction(async (store) => {
+      const employer = await store.findEmployerById(input.employerId);
+      if (!employer) throw new NotFoundError(`no employer with id ${input.employerId}`, 'employer');
+      const user = await requireUser(store, input.email.trim());
+      if (await store.findMembership(user.id, employer.id)) {
+        throw new ConflictError(`${user.email} is already a member of ${employer.name}`, 'email');
+      }
+      await store.insertMembership({
+        user_id: user.id,
+        employer_id: employer.id,
+        role,
+        created_at: this.clock.now(),
+      });
+      const members = await store.listMembersOfEmployer(employer.id);
+      return {
+        employer,
+        members: members.map((member) => ({ userId: member.id, email: member.email, role: member.role })),
+      };
+    });
+  }
+
+  async employersOfUser(userId: string): Promise<EmployerRow[]> {
+    return (await this.store.listEmployersOfUser(userId)).map(({ employer }) => employer);
+  }
+}
+
+async function requireUser(store: AccountStore, email: string): Promise<UserRow> {
+  const user = await store.findUserByEmail(email);
+  if (!user) throw new NotFoundError(`no user with email ${email}`, 'email');
+  return user;
+}
+
+function dedupeEmails(emails: string[]): string[] {
+  const seen = new Map<string, string>();
+  for (const raw of emails) {
+    const email = raw.trim();
+    if (!seen.has(email.toLowerCase())) seen.set(email.toLowerCase(), email);
+  }
+  return [...seen.values()];
+}
+
+function requiredName(value: string, field: string): string {
+  const name = value.trim();
+  if (!name) throw new ValidationError(`${field} must not be empty`, field);
+  if (name.length > MAX_NAME_LENGTH) {
+    throw new ValidationError(`${field} must be at most ${MAX_NAME_LENGTH} characters`, field);
+  }
+  return name;
+}
+
+function optionalName(value: string | undefined, field: string): string | null {
+  return value === undefined || value.trim() === '' ? null : requiredName(value, field);
+}
+
+export function toPublicUser(user: UserRow): PublicUser {
+  const { password_hash: _hash, email_normalized: _normalized, ...rest } = user;
+  return rest;
+}

@@ -1,0 +1,73 @@
+import type { Knex } from 'knex';
+import type { EmployerRow, MembershipRole, MembershipRow, UserRow } from '../db/rows.js';
+
+type Executor = Knex | Knex.Transaction;
+
+export interface EmployerMembership {
+  employer: EmployerRow;
+  role: MembershipRole;
+}
+
+/** SQL for users, employers and memberships. */
+export class AccountStore {
+  constructor(private readonly db: Executor) {}
+
+  /** Runs `work` in one transaction with a store bound to it. */
+  inTransaction<T>(work: (store: AccountStore) => Promise<T>): Promise<T> {
+    return this.db.transaction((trx) => work(new AccountStore(trx)));
+  }
+
+  async insertUser(user: UserRow): Promise<void> {
+    await this.db('users').insert(user);
+  }
+
+  async findUserByEmail(email: string): Promise<UserRow | undefined> {
+    const row = await this.db('users').where({ email_normalized: email.toLowerCase() }).first();
+    return row && toUser(row);
+  }
+
+  async findUserById(id: string): Promise<UserRow | undefined> {
+    const row = await this.db('users').where({ id }).first();
+    return row && toUser(row);
+  }
+
+  async insertEmployer(employer: EmployerRow): Promise<void> {
+    await this.db('employers').insert(employer);
+  }
+
+  async findEmployerById(id: string): Promise<EmployerRow | undefined> {
+    return this.db('employers').where({ id }).first();
+  }
+
+  async insertMembership(membership: MembershipRow): Promise<void> {
+    await this.db('memberships').insert(membership);
+  }
+
+  async findMembership(userId: string, employerId: string): Promise<MembershipRow | undefined> {
+    return this.db('memberships').where({ user_id: userId, employer_id: employerId }).first();
+  }
+
+  /** The employers a user belongs to, ordered by name then id for stable listings. */
+  async listEmployersOfUser(userId: string): Promise<EmployerMembership[]> {
+    const rows: Array<EmployerRow & { role: MembershipRole }> = await this.db('employers as e')
+      .join('memberships as m', 'm.employer_id', 'e.id')
+      .where('m.user_id', userId)
+      .orderBy([{ column: 'e.name' }, { column: 'e.id' }])
+      .select('e.id', 'e.name', 'e.created_at', 'm.role');
+    return rows.map(({ role, ...employer }) => ({ employer, role }));
+  }
+
+  async listMembersOfEmployer(employerId: string): Promise<Array<UserRow & { role: MembershipRole }>> {
+    const rows = await this.db('users as u')
+      .join('memberships as m', 'm.user_id', 'u.id')
+      .where('m.employer_id', employerId)
+      .orderBy('u.email_normalized')
+      .select('u.*', 'm.role');
+    return rows.map((row: UserRow & { role: MembershipRole }) => ({ ...toUser(row), role: row.role }));
+  }
+}
+
+/** SQLite returns booleans as 0/1; normalise so callers always see true/false. */
+function toUser<T extends UserRow>(row: T): T {
+  return { ...row, email_verified: Boolean(row.email_verified) };
+}

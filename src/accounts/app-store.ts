@@ -1,0 +1,59 @@
+import type { Knex } from 'knex';
+import type { AppRedirectUriRow, AppRow } from '../db/rows.js';
+
+type Executor = Knex | Knex.Transaction;
+
+export interface AppWithRedirectUris extends AppRow {
+  redirect_uris: string[];
+  owner_email: string;
+}
+
+/** SQL for partner apps and their registered redirect URIs. */
+export class AppStore {
+  constructor(private readonly db: Executor) {}
+
+  inTransaction<T>(work: (store: AppStore) => Promise<T>): Promise<T> {
+    return this.db.transaction((trx) => work(new AppStore(trx)));
+  }
+
+  async insertApp(app: AppRow): Promise<void> {
+    await this.db('apps').insert(app);
+  }
+
+  async insertRedirectUris(rows: Array<Omit<AppRedirectUriRow, 'id'>>): Promise<void> {
+    if (rows.length) await this.db('app_redirect_uris').insert(rows);
+  }
+
+  async findByClientId(clientId: string): Promise<AppRow | undefined> {
+    return this.db('apps').where({ client_id: clientId }).first();
+  }
+
+  async listRedirectUris(appId: string): Promise<string[]> {
+    const rows: Array<{ uri: string }> = await this.db('app_redirect_uris')
+      .where({ app_id: appId })
+      .orderBy('position')
+      .select('uri');
+    return rows.map((row) => row.uri);
+  }
+
+  /** Every app with its owner's email and redirect URIs, in creation order; two queries in all. */
+  async listApps(filter: { ownerUserId?: string } = {}): Promise<AppWithRedirectUris[]> {
+    const query = this.db('apps as a')
+      .join('users as u', 'u.id', 'a.owner_user_id')
+      .orderBy([{ column: 'a.created_at' }, { column: 'a.id' }])
+      .select('a.*', 'u.email as owner_email');
+    if (filter.ownerUserId) query.where('a.owner_user_id', filter.ownerUserId);
+    const apps: Array<AppRow & { owner_email: string }> = await query;
+    if (!apps.length) return [];
+    const uris: AppRedirectUriRow[] = await this.db('app_redirect_uris')
+      .whereIn(
+        'app_id',
+        apps.map((app) => app.id),
+      )
+      .orderBy(['app_id', 'position']);
+    return apps.map((app) => ({
+      ...app,
+      redirect_uris: uris.filter((row) => row.app_id === app.id).map((row) => row.uri),
+    }));
+  }
+}

@@ -1,0 +1,33 @@
+import { loadConfig } from '../config.js';
+import { openDatabase, type Database } from '../db/database.js';
+import { migrateToLatest } from '../db/migrate.js';
+import { runProgram } from './program.js';
+import { createCliServices } from './services.js';
+
+/** Entry point of `npm run cli -- <command>`. */
+async function main(): Promise<number> {
+  let db: Database | undefined;
+  const io = {
+    stdout: (text: string) => void process.stdout.write(text),
+    stderr: (text: string) => void process.stderr.write(text),
+  };
+  try {
+    return await runProgram(process.argv.slice(2), io, async () => {
+      db = openDatabase(loadConfig().database);
+      await migrateToLatest(db);
+      return createCliServices(db);
+    });
+  } finally {
+    await db?.destroy();
+  }
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

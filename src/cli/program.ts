@@ -1,0 +1,169 @@
+import { Command, CommanderError, Option } from 'commander';
+import { DomainError } from '../errors.js';
+import type { CliIo } from './output.js';
+import { printResult } from './output.js';
+import type { CliServices } from './services.js';
+
+const collect = (value: string, previous: string[]) => [...previous, value];
+
+/**
+ * Builds the admin CLI. Services are resolved lazily so that `--help` and argument errors
+ * never open the database.
+ */
+export function buildProgram(io: CliIo, services: () => Promise<CliServices>): Command {
+  const program = new Command('cli')
+    .description('Administer users, employers and partner apps of the hiring partner API.')
+    .option('--json', 'print machine-readable JSON')
+    .exitOverride()
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    .showHelpAfterError('(run with --help for usage)');
+  const json = () => Boolean(program.opts<{ json?: boolean }>().json);
+
+  const user = program.command('user').description('user accounts');
+  user
+    .command('create')
+    .description('create a user account that can sign in')
+    .requiredOption('--email <email>', 'sign-in email address')
+    .requiredOption('--password <password>', `password (at least 8 characters)`)
+    .option('--name <name>', 'display name')
+    .action(async (options: { email: string; password: string; name?: string }) => {
+      const created = await (await services()).accounts.createUser(options);
+      printResult(io, json(), { user: created }, () => [
+        `Created user ${created.email}`,
+        `  id: ${created.id}`,
+      ]);
+    });
+
+  const employer = program.command('employer').description('employer accounts');
+  employer
+    .command('create')
+    .description('create an employer account, optionally with members (as admins)')
+    .requiredOption('--name <name>', 'employer name')
+    .option('--member <email>', 'email of an existing user to add (repeatable)', collect, [])
+    .action(async (options: { name: string; member: string[] }) => {
+      const result = await (await services()).accounts.createEmployer({
+        name: options.name,
+        memberEmails: options.member,
+      });
+      printResult(io, json(), result, () => [
+        `Created employer ${result.employer.name}`,
+        `  id: ${result.employer.id}`,
+        ...result.members.map((member) => `  member: ${member.email} (${member.role})`),
+      ]);
+    });
+  employer
+    .command('add-member')
+    .description('add an existing user to an employer account')
+    .requiredOption('--employer <id>', 'employer id')
+    .requiredOption('--email <email>', 'email of the user to add')
+    .addOption(
+      new Option('--role <role>', 'membership role').choices(['admin', 'member']).default('member'),
+    )
+    .action(async (options: { employer: string; email: string; role: 'admin' | 'member' }) => {
+      const result = await (await services()).accounts.addMember({
+        employerId: options.employer,
+        email: options.email,
+        role: options.role,
+      });
+      printResult(io, json(), result, () => [
+        `Added ${options.email} to ${result.employer.name} as ${options.role}`,
+        ...result.members.map((member) => `  member: ${member.email} (${member.role})`),
+      ]);
+    });
+
+  const app = program.command('app').description('partner apps (OAuth clients)');
+  app
+    .command('create')
+    .description('register a partner app; prints its client secret once')
+    .requiredOption('--owner <email>', 'email of the user who owns the app')
+    .requiredOption('--name <name>', 'app name shown on the consent page')
+    .option('--redirect-uri <url>', 'registered redirect URI (repeatable, at most 5)', collect, [])
+    .option('--public', 'a public client (no secret; must use PKCE)')
+    .action(
+      async (options: { owner: string; name: string; redirectUri: string[]; public?: boolean }) => {
+        const { app: created, clientSecret } = await (await services()).apps.createApp({
+          ownerEmail: options.owner,
+          name: options.name,
+          redirectUris: options.redirectUri,
+          public: Boolean(options.public),
+        });
+        const data = {
+          app: describeApp(created),
+          client_id: created.client_id,
+          client_secret: clientSecret,
+        };
+        printResult(io, json(), data, () => [
+          `Created ${created.client_type} app ${created.name}`,
+          `  client_id:     ${created.client_id}`,
+          ...(clientSecret
+            ? [`  client_secret: ${clientSecret}`, '  (the secret is shown only now; store it safely)']
+            : ['  no client secret: public clients authenticate with PKCE']),
+          ...created.redirect_uris.map((uri) => `  redirect_uri:  ${uri}`),
+        ]);
+      },
+    );
+  app
+    .command('list')
+    .description('list partner apps (never their secrets)')
+    .action(async () => {
+      const apps = await (await services()).apps.listApps();
+      printResult(io, json(), { apps: apps.map(describeApp) }, () =>
+        apps.length
+          ? apps.flatMap((item) => [
+              `${item.client_id}  ${item.name}  (${item.client_type}, owner ${item.owner_email})`,
+              ...item.redirect_uris.map((uri) => `    ${uri}`),
+            ])
+          : ['No apps registered.'],
+      );
+    });
+
+  return program;
+}
+
+function describeApp(app: {
+  id: string;
+  client_id: string;
+  name: string;
+  client_type: string;
+  owner_email: string;
+  redirect_uris: string[];
+  created_at: number;
+}) {
+  return {
+    id: app.id,
+    client_id: app.client_id,
+    name: app.name,
+    client_type: app.client_type,
+    owner_email: app.owner_email,
+    redirect_uris: app.redirect_uris,
+    created_at: app.created_at,
+  };
+}
+
+/**
+ * Runs one CLI invocation and returns its exit code: 0 on success, 1 when the input breaks a
+ * rule (nothing written), 2 on a usage error. Unexpected failures also return 1 with their
+ * message, never a stack trace.
+ */
+export async function runProgram(
+  argv: string[],
+  io: CliIo,
+  services: () => Promise<CliServices>,
+): Promise<number> {
+  const program = buildProgram(io, services);
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and version output are "errors" to commander; everything else is bad usage.
+      return error.exitCode === 0 ? 0 : 2;
+    }
+    if (error instanceof DomainError) {
+      io.stderr(`error: ${error.message}\n`);
+      return 1;
+    }
+    io.stderr(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,139 @@
+import { z } from 'zod';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const absoluteHttpUrl = z
+  .string()
+  .trim()
+  .refine((value) => isAbsoluteHttpUrl(value), 'must be an absolute http(s) URL')
+  .transform((value) => value.replace(/\/+$/, ''));
+
+const positiveInt = z.coerce.number().int().positive();
+
+const environmentSchema = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  AUTH_URL: absoluteHttpUrl.optional(),
+  API_URL: absoluteHttpUrl.optional(),
+  PUBLIC_URL: absoluteHttpUrl.optional(),
+  DATABASE_URL: z
+    .string()
+    .trim()
+    .refine((value) => /^postgres(ql)?:\/\//.test(value), 'must start with postgres:// or postgresql://')
+    .optional(),
+  SQLITE_PATH: z.string().min(1).default('./data/service.sqlite'),
+  DATABASE_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier')
+    .optional(),
+  DATABASE_POOL_MAX: positiveInt.default(10),
+  KEY_ENCRYPTION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
+  BODY_LIMIT_BYTES: positiveInt.default(100 * 1024),
+  SHUTDOWN_TIMEOUT_MS: positiveInt.default(10_000),
+  TRUST_PROXY: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((value) => value === 'true'),
+  ARCHIVE_AFTER_DAYS: positiveInt.default(30),
+});
+
+export type DatabaseConfig =
+  | { client: 'sqlite'; filename: string }
+  | { client: 'postgres'; connectionString: string; poolMax: number; searchPath?: string };
+
+export interface Config {
+  env: 'development' | 'test' | 'production';
+  host: string;
+  port: number;
+  /** Issuer and base of the user-facing authorization pages. */
+  authUrl: string;
+  /** Base of the token endpoint and the GraphQL gateway. */
+  apiUrl: string;
+  /** Base of lobby and landing pages handed to interviewees and interviewers. */
+  publicUrl: string;
+  database: DatabaseConfig;
+  /** Undefined only outside production; see resolveKeyEncryptionSecret in main.ts. */
+  keyEncryptionSecret: string | undefined;
+  logLevel: (typeof LOG_LEVELS)[number];
+  bodyLimitBytes: number;
+  shutdownTimeoutMs: number;
+  trustProxy: boolean;
+  archiveAfterDays: number;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/**
+ * Reads and validates configuration from environment variables. Fails fast with a message that
+ * names every bad variable, so a misconfigured deployment never half-starts.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = environmentSchema.safeParse(pickKnown(env));
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => {
+      const name = issue.path.join('.') || '(environment)';
+      const given = env[name];
+      return `${name}: ${issue.message}${given === undefined ? '' : ` (got ${describe(name, given)})`}`;
+    });
+    throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  if (e.NODE_ENV === 'production' && !e.KEY_ENCRYPTION_SECRET) {
+    throw new ConfigError(
+      'Invalid configuration:\n  KEY_ENCRYPTION_SECRET: required when NODE_ENV=production',
+    );
+  }
+  const authUrl = e.AUTH_URL ?? `http://localhost:${e.PORT}`;
+  return {
+    env: e.NODE_ENV,
+    host: e.HOST,
+    port: e.PORT,
+    authUrl,
+    apiUrl: e.API_URL ?? authUrl,
+    publicUrl: e.PUBLIC_URL ?? authUrl,
+    database: e.DATABASE_URL
+      ? {
+          client: 'postgres',
+          connectionString: e.DATABASE_URL,
+          poolMax: e.DATABASE_POOL_MAX,
+          searchPath: e.DATABASE_SCHEMA,
+        }
+      : { client: 'sqlite', filename: e.SQLITE_PATH },
+    keyEncryptionSecret: e.KEY_ENCRYPTION_SECRET,
+    logLevel: e.LOG_LEVEL,
+    bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    trustProxy: e.TRUST_PROXY,
+    archiveAfterDays: e.ARCHIVE_AFTER_DAYS,
+  };
+}
+
+function pickKnown(env: NodeJS.ProcessEnv): Record<string, string> {
+  const known: Record<string, string> = {};
+  for (const key of Object.keys(environmentSchema.shape)) {
+    const value = env[key];
+    // An empty variable means "not set", as shells and .env files commonly produce them.
+    if (value !== undefined && value !== '') known[key] = value;
+  }
+  return known;
+}
+
+/** Echo a bad value back to help the operator, except where it could be a secret. */
+function describe(name: string, value: string): string {
+  if (name === 'KEY_ENCRYPTION_SECRET') return `${value.length} characters`;
+  if (name === 'DATABASE_URL') return JSON.stringify(value.replace(/\/\/[^@/]*@/, '//***@'));
+  return JSON.stringify(value);
+}
+
+function isAbsoluteHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && !url.search && !url.hash;
+  } catch {
+    return false;
+  }
+}

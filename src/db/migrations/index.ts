@@ -1,0 +1,32 @@
+import type { Knex } from 'knex';
+import * as accounts from './0001_accounts.js';
+import * as oauth from './0002_oauth.js';
+import * as operations from './0003_operations.js';
+import * as interviews from './0004_interviews.js';
+
+interface Migration {
+  up(knex: Knex): Promise<void>;
+  down(knex: Knex): Promise<void>;
+}
+
+/**
+ * Migrations are imported statically rather than discovered on disk, so the same list runs
+ * under tsx in development and from the compiled build, whatever the file extensions.
+ * Append new migrations at the end; never rename or reorder existing ones.
+ */
+const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migration]> = [
+  ['0001_accounts', accounts],
+  ['0002_oauth', oauth],
+  ['0003_operations', operations],
+  ['0004_interviews', interviews],
+];
+
+export const migrationSource: Knex.MigrationSource<string> = {
+  getMigrations: async () => MIGRATIONS.map(([name]) => name),
+  getMigrationName: (name) => name,
+  getMigration: async (name) => {
+    const found = MIGRATIONS.find(([candidate]) => candidate === name);
+    if (!found) throw new Error(`Unknown migration ${name}`);
+    return found[1];
+  },
+};

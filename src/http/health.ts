@@ -1,0 +1,37 @@
+import { Router } from 'express';
+import { pingDatabase, type Database } from '../db/database.js';
+
+const READINESS_TIMEOUT_MS = 2000;
+
+/**
+ * Liveness (`/healthz`: the process answers) and readiness (`/readyz`: the database answers and
+ * the process is not shutting down, so a load balancer stops sending it work).
+ */
+export function healthRouter(db: Database, isShuttingDown: () => boolean): Router {
+  const router = Router();
+  router.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  router.get('/readyz', async (req, res) => {
+    if (isShuttingDown()) {
+      res.status(503).json({ status: 'unavailable', checks: { database: 'shutting_down' } });
+      return;
+    }
+    try {
+      await withTimeout(pingDatabase(db), READINESS_TIMEOUT_MS);
+      res.json({ status: 'ready', checks: { database: 'ok' } });
+    } catch (error) {
+      req.log.warn({ err: error }, 'readiness check failed');
+      res.status(503).json({ status: 'unavailable', checks: { database: 'error' } });
+    }
+  });
+  return router;
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,116 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import knex from 'knex';
+import type { DatabaseConfig } from '../../src/config.js';
+import { openDatabase, type Database } from '../../src/db/database.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface TestDatabase {
+  dialect: Dialect;
+  db: Database;
+  config: DatabaseConfig;
+  /** Environment variables that point a child process (the CLI, the server) at this database. */
+  env: Record<string, string>;
+}
+
+/** Where PostgreSQL runs on every development and CI machine; override with TEST_DATABASE_URL. */
+export const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+let postgresReachable: Promise<boolean> | undefined;
+
+function isPostgresReachable(): Promise<boolean> {
+  postgresReachable ??= (async () => {
+    const probe = knex({ client: 'pg', connection: POSTGRES_URL, acquireConnectionTimeout: 3000 });
+    try {
+      await probe.raw('select 1');
+      return true;
+    } catch (error) {
+      console.log(
+        `      ! PostgreSQL is unreachable at ${POSTGRES_URL} (${(error as Error).message}); ` +
+          'skipping the PostgreSQL runs of the data-layer tests',
+      );
+      return false;
+    } finally {
+      await probe.destroy();
+    }
+  })();
+  return postgresReachable;
+}
+
+/** A fresh, empty database of one dialect: a temporary SQLite file or a new PostgreSQL schema. */
+export async function createTestDatabase(
+  dialect: Dialect,
+  options: { migrate?: boolean } = {},
+): Promise<TestDatabase & { dispose(): Promise<void> }> {
+  if (dialect === 'sqlite') {
+    const directory = mkdtempSync(join(tmpdir(), 'hpa-test-'));
+    const filename = join(directory, 'service.sqlite');
+    const config: DatabaseConfig = { client: 'sqlite', filename };
+    const db = openDatabase(config);
+    if (options.migrate !== false) await migrateToLatest(db);
+    return {
+      dialect,
+      db,
+      config,
+      env: { SQLITE_PATH: filename, DATABASE_URL: '' },
+      async dispose() {
+        await db.destroy();
+        rmSync(directory, { recursive: true, force: true });
+      },
+    };
+  }
+  const schema = `test_${randomBytes(6).toString('hex')}`;
+  const admin = knex({ client: 'pg', connection: POSTGRES_URL });
+  await admin.raw('create schema ??', [schema]);
+  await admin.destroy();
+  const config: DatabaseConfig = {
+    client: 'postgres',
+    connectionString: POSTGRES_URL,
+    poolMax: 5,
+    searchPath: schema,
+  };
+  const db = openDatabase(config);
+  if (options.migrate !== false) await migrateToLatest(db);
+  return {
+    dialect,
+    db,
+    config,
+    env: { DATABASE_URL: POSTGRES_URL, DATABASE_SCHEMA: schema },
+    async dispose() {
+      await db.raw('drop schema if exists ?? cascade', [schema]);
+      await db.destroy();
+    },
+  };
+}
+
+/**
+ * Declares a suite once per dialect. Each run gets its own database, created before its first
+ * test and dropped after its last. The PostgreSQL run is skipped, with a visible line, only when
+ * the server cannot be reached.
+ */
+export function describeEachDialect(
+  title: string,
+  body: (database: () => TestDatabase) => void,
+  options: { migrate?: boolean } = {},
+): void {
+  for (const dialect of ['sqlite', 'postgres'] as const) {
+    describe(`${title} [${dialect}]`, function () {
+      let current: (TestDatabase & { dispose(): Promise<void> }) | undefined;
+      before(async function () {
+        if (dialect === 'postgres' && !(await isPostgresReachable())) this.skip();
+        current = await createTestDatabase(dialect, options);
+      });
+      after(async () => {
+        await current?.dispose();
+      });
+      body(() => {
+        if (!current) throw new Error('test database is not ready');
+        return current;
+      });
+    });
+  }
+}
