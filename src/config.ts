@@ -20,7 +20,10 @@ const environmentSchema = z.object({
   DATABASE_URL: z
     .string()
     .trim()
-    .refine((value) => /^postgres(ql)?:\/\//.test(value), 'must start with postgres:// or postgresql://')
+    .refine(
+      (value) => /^postgres(ql)?:\/\//.test(value),
+      'must start with postgres:// or postgresql://',
+    )
     .optional(),
   SQLITE_PATH: z.string().min(1).default('./data/service.sqlite'),
   DATABASE_SCHEMA: z

@@ -3,11 +3,7 @@ import type { Clock } from '../clock.js';
 import { isUniqueViolation } from '../db/errors.js';
 import type { EmployerRow, MembershipRole, UserRow } from '../db/rows.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
-import {
-  MAX_PASSWORD_LENGTH,
-  MIN_PASSWORD_LENGTH,
-  hashPassword,
-} from '../security/passwords.js';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, hashPassword } from '../security/passwords.js';
 import { emailProblem } from '../validation/email.js';
 import type { AccountStore } from './account-store.js';
 
@@ -38,7 +34,10 @@ export class AccountService {
       );
     }
     if (input.password.length > MAX_PASSWORD_LENGTH) {
-      throw new ValidationError(`password must be at most ${MAX_PASSWORD_LENGTH} characters`, 'password');
+      throw new ValidationError(
+        `password must be at most ${MAX_PASSWORD_LENGTH} characters`,
+        'password',
+      );
     }
     const name = optionalName(input.name, 'name');
     if (await this.store.findUserByEmail(email)) {
@@ -68,7 +67,10 @@ export class AccountService {
   }
 
   /** Creates an employer and adds the given members (as admins), all or nothing. */
-  async createEmployer(input: { name: string; memberEmails?: string[] }): Promise<EmployerWithMembers> {
+  async createEmployer(input: {
+    name: string;
+    memberEmails?: string[];
+  }): Promise<EmployerWithMembers> {
     const name = requiredName(input.name, 'name');
     const emails = dedupeEmails(input.memberEmails ?? []);
     return this.store.inTransaction(async (store) => {
@@ -87,7 +89,11 @@ export class AccountService {
       }
       return {
         employer,
-        members: members.map((user) => ({ userId: user.id, email: user.email, role: 'admin' as const })),
+        members: members.map((user) => ({
+          userId: user.id,
+          email: user.email,
+          role: 'admin' as const,
+        })),
       };
     });
   }
@@ -117,7 +123,11 @@ export class AccountService {
       const members = await store.listMembersOfEmployer(employer.id);
       return {
         employer,
-        members: members.map((member) => ({ userId: member.id, email: member.email, role: member.role })),
+        members: members.map((member) => ({
+          userId: member.id,
+          email: member.email,
+          role: member.role,
+        })),
       };
     });
   }

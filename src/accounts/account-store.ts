@@ -57,13 +57,18 @@ export class AccountStore {
     return rows.map(({ role, ...employer }) => ({ employer, role }));
   }
 
-  async listMembersOfEmployer(employerId: string): Promise<Array<UserRow & { role: MembershipRole }>> {
+  async listMembersOfEmployer(
+    employerId: string,
+  ): Promise<Array<UserRow & { role: MembershipRole }>> {
     const rows = await this.db('users as u')
       .join('memberships as m', 'm.user_id', 'u.id')
       .where('m.employer_id', employerId)
       .orderBy('u.email_normalized')
       .select('u.*', 'm.role');
-    return rows.map((row: UserRow & { role: MembershipRole }) => ({ ...toUser(row), role: row.role }));
+    return rows.map((row: UserRow & { role: MembershipRole }) => ({
+      ...toUser(row),
+      role: row.role,
+    }));
   }
 }
 

@@ -19,7 +19,8 @@ export function redirectUriProblem(uri: string): string | undefined {
   } catch {
     return 'is not an absolute URL';
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'must use https (or http on localhost)';
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    return 'must use https (or http on localhost)';
   if (url.protocol === 'http:' && !LOOPBACK_HOSTS.has(url.hostname)) {
     return 'must use https unless the host is localhost, 127.0.0.1 or [::1]';
   }
@@ -39,9 +40,13 @@ export function validateRedirectUris(uris: string[]): string[] {
   const seen = new Set<string>();
   for (const uri of uris) {
     const problem = redirectUriProblem(uri);
-    if (problem) throw new ValidationError(`redirect URI ${JSON.stringify(uri)} ${problem}`, 'redirect_uris');
+    if (problem)
+      throw new ValidationError(`redirect URI ${JSON.stringify(uri)} ${problem}`, 'redirect_uris');
     if (seen.has(uri)) {
-      throw new ValidationError(`redirect URI ${JSON.stringify(uri)} is listed twice`, 'redirect_uris');
+      throw new ValidationError(
+        `redirect URI ${JSON.stringify(uri)} is listed twice`,
+        'redirect_uris',
+      );
     }
     seen.add(uri);
   }

@@ -41,7 +41,9 @@ export function buildProgram(io: CliIo, services: () => Promise<CliServices>): C
     .requiredOption('--name <name>', 'employer name')
     .option('--member <email>', 'email of an existing user to add (repeatable)', collect, [])
     .action(async (options: { name: string; member: string[] }) => {
-      const result = await (await services()).accounts.createEmployer({
+      const result = await (
+        await services()
+      ).accounts.createEmployer({
         name: options.name,
         memberEmails: options.member,
       });
@@ -60,7 +62,9 @@ export function buildProgram(io: CliIo, services: () => Promise<CliServices>): C
       new Option('--role <role>', 'membership role').choices(['admin', 'member']).default('member'),
     )
     .action(async (options: { employer: string; email: string; role: 'admin' | 'member' }) => {
-      const result = await (await services()).accounts.addMember({
+      const result = await (
+        await services()
+      ).accounts.addMember({
         employerId: options.employer,
         email: options.email,
         role: options.role,
@@ -81,7 +85,9 @@ export function buildProgram(io: CliIo, services: () => Promise<CliServices>): C
     .option('--public', 'a public client (no secret; must use PKCE)')
     .action(
       async (options: { owner: string; name: string; redirectUri: string[]; public?: boolean }) => {
-        const { app: created, clientSecret } = await (await services()).apps.createApp({
+        const { app: created, clientSecret } = await (
+          await services()
+        ).apps.createApp({
           ownerEmail: options.owner,
           name: options.name,
           redirectUris: options.redirectUri,
@@ -96,7 +102,10 @@ export function buildProgram(io: CliIo, services: () => Promise<CliServices>): C
           `Created ${created.client_type} app ${created.name}`,
           `  client_id:     ${created.client_id}`,
           ...(clientSecret
-            ? [`  client_secret: ${clientSecret}`, '  (the secret is shown only now; store it safely)']
+            ? [
+                `  client_secret: ${clientSecret}`,
+                '  (the secret is shown only now; store it safely)',
+              ]
             : ['  no client secret: public clients authenticate with PKCE']),
           ...created.redirect_uris.map((uri) => `  redirect_uri:  ${uri}`),
         ]);

@@ -10,7 +10,9 @@ async function main(): Promise<void> {
     const down = process.argv.includes('--down');
     const names = down ? await rollbackAll(db) : await migrateToLatest(db);
     const verb = down ? 'Reverted' : 'Applied';
-    console.log(names.length ? `${verb}: ${names.join(', ')}` : 'Nothing to do: database is up to date.');
+    console.log(
+      names.length ? `${verb}: ${names.join(', ')}` : 'Nothing to do: database is up to date.',
+    );
   } finally {
     await db.destroy();
   }

@@ -1,9 +1,16 @@
 import type { Logger } from 'pino';
+import type { InterviewLoaders } from '../interviews/loaders.js';
 
 /** Who is calling, as established from a verified bearer token. */
 export type Principal =
   | { kind: 'user'; userId: string; appId: string; employerId: string | null; scopes: string[] }
-  | { kind: 'app'; appId: string; ownerUserId: string; employerId: string | null; scopes: string[] };
+  | {
+      kind: 'app';
+      appId: string;
+      ownerUserId: string;
+      employerId: string | null;
+      scopes: string[];
+    };
 
 /**
  * Per-request GraphQL context. A `type` alias (not an interface) on purpose: graphql-http's
@@ -13,4 +20,12 @@ export type GraphQLContext = {
   requestId: string;
   logger: Logger;
   principal: Principal;
+  loaders: InterviewLoaders;
 };
+
+/** Builds the context of one request once its bearer token has been verified. */
+export type ContextFactory = (request: {
+  requestId: string;
+  logger: Logger;
+  principal: Principal;
+}) => GraphQLContext;

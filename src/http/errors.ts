@@ -50,7 +50,7 @@ export function errorHandler(
     return;
   }
   req.log.error({ err: error }, 'unhandled error');
-  sendError(req, res, 500, 'server_error', 'Internal server error');
+  sendError(req, res, 500, 'internal_server_error', 'Internal server error');
 }
 
 export function classify(
@@ -64,7 +64,11 @@ export function classify(
         description: `Request body exceeds the limit of ${error.limit} bytes`,
       };
     case 'entity.parse.failed':
-      return { status: 400, error: 'invalid_request', description: 'Request body is not valid JSON' };
+      return {
+        status: 400,
+        error: 'invalid_request',
+        description: 'Request body is not valid JSON',
+      };
     case 'encoding.unsupported':
     case 'charset.unsupported':
       return {

@@ -14,7 +14,9 @@ export function healthRouter(db: Database, isShuttingDown: () => boolean): Route
   });
   router.get('/readyz', async (req, res) => {
     if (isShuttingDown()) {
-      res.status(503).json({ status: 'unavailable', checks: { database: 'shutting_down' } });
+      res
+        .status(503)
+        .json({ status: 'unavailable', shutting_down: true, checks: { database: 'ok' } });
       return;
     }
     try {

@@ -15,7 +15,12 @@ export function emailProblem(value: string): string | undefined {
   const local = value.slice(0, at);
   const domain = value.slice(at + 1);
   if (local.length > MAX_LOCAL_PART_LENGTH) return 'has a local part longer than 64 characters';
-  if (!LOCAL_PART.test(local) || local.startsWith('.') || local.endsWith('.') || local.includes('..')) {
+  if (
+    !LOCAL_PART.test(local) ||
+    local.startsWith('.') ||
+    local.endsWith('.') ||
+    local.includes('..')
+  ) {
     return 'has characters that are not allowed before the @';
   }
   const labels = domain.split('.');

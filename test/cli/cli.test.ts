@@ -5,7 +5,11 @@ import { runProgram } from '../../src/cli/program.js';
 import { createCliServices } from '../../src/cli/services.js';
 import { sha256Hex } from '../../src/security/random.js';
 import { verifyPassword } from '../../src/security/passwords.js';
-import { createTestDatabase, describeEachDialect, type TestDatabase } from '../support/databases.js';
+import {
+  createTestDatabase,
+  describeEachDialect,
+  type TestDatabase,
+} from '../support/databases.js';
 
 interface CliRun {
   code: number;
@@ -17,7 +21,10 @@ function cli(database: () => TestDatabase) {
   return async (...argv: string[]): Promise<CliRun> => {
     let stdout = '';
     let stderr = '';
-    const io = { stdout: (t: string) => void (stdout += t), stderr: (t: string) => void (stderr += t) };
+    const io = {
+      stdout: (t: string) => void (stdout += t),
+      stderr: (t: string) => void (stderr += t),
+    };
     const code = await runProgram(argv, io, async () => createCliServices(database().db));
     return { code, stdout, stderr };
   };
@@ -36,7 +43,17 @@ describeEachDialect('admin CLI', (database) => {
   const run = cli(database);
 
   it('creates a user, an employer with that member, and an app with redirect URIs', async () => {
-    const user = await run('--json', 'user', 'create', '--email', 'Ada@Example.com', '--password', 'correct horse', '--name', 'Ada');
+    const user = await run(
+      '--json',
+      'user',
+      'create',
+      '--email',
+      'Ada@Example.com',
+      '--password',
+      'correct horse',
+      '--name',
+      'Ada',
+    );
     assert.equal(user.code, 0, user.stderr);
     const { user: created } = JSON.parse(user.stdout);
     assert.equal(created.email, 'Ada@Example.com');
@@ -48,16 +65,35 @@ describeEachDialect('admin CLI', (database) => {
     assert.ok(await verifyPassword('correct horse', stored.password_hash));
     assert.ok(!(await verifyPassword('wrong horse', stored.password_hash)));
 
-    const employer = await run('--json', 'employer', 'create', '--name', 'Acme', '--member', 'ada@example.com');
+    const employer = await run(
+      '--json',
+      'employer',
+      'create',
+      '--name',
+      'Acme',
+      '--member',
+      'ada@example.com',
+    );
     assert.equal(employer.code, 0, employer.stderr);
     const employerResult = JSON.parse(employer.stdout);
     assert.equal(employerResult.employer.name, 'Acme');
-    assert.deepEqual(employerResult.members.map((m: { email: string }) => m.email), ['Ada@Example.com']);
+    assert.deepEqual(
+      employerResult.members.map((m: { email: string }) => m.email),
+      ['Ada@Example.com'],
+    );
 
     const app = await run(
-      '--json', 'app', 'create', '--owner', 'ada@example.com', '--name', 'Scheduler',
-      '--redirect-uri', 'https://app.example.com/callback',
-      '--redirect-uri', 'http://localhost:8080/callback',
+      '--json',
+      'app',
+      'create',
+      '--owner',
+      'ada@example.com',
+      '--name',
+      'Scheduler',
+      '--redirect-uri',
+      'https://app.example.com/callback',
+      '--redirect-uri',
+      'http://localhost:8080/callback',
     );
     assert.equal(app.code, 0, app.stderr);
     const appResult = JSON.parse(app.stdout);
@@ -68,7 +104,11 @@ describeEachDialect('admin CLI', (database) => {
       'http://localhost:8080/callback',
     ]);
     const storedApp = await database().db('apps').where({ client_id: appResult.client_id }).first();
-    assert.equal(storedApp.client_secret_hash, sha256Hex(appResult.client_secret), 'stores only the digest');
+    assert.equal(
+      storedApp.client_secret_hash,
+      sha256Hex(appResult.client_secret),
+      'stores only the digest',
+    );
     assert.ok(!JSON.stringify(storedApp).includes(appResult.client_secret));
 
     const list = await run('--json', 'app', 'list');
@@ -80,35 +120,142 @@ describeEachDialect('admin CLI', (database) => {
   });
 
   it('adds a member to an employer', async () => {
-    assert.equal((await run('user', 'create', '--email', 'bo@example.com', '--password', 'password-2')).code, 0);
+    assert.equal(
+      (await run('user', 'create', '--email', 'bo@example.com', '--password', 'password-2')).code,
+      0,
+    );
     const [employer] = await database().db('employers').where({ name: 'Acme' });
-    const added = await run('--json', 'employer', 'add-member', '--employer', employer.id, '--email', 'bo@example.com');
+    const added = await run(
+      '--json',
+      'employer',
+      'add-member',
+      '--employer',
+      employer.id,
+      '--email',
+      'bo@example.com',
+    );
     assert.equal(added.code, 0, added.stderr);
     assert.deepEqual(
-      JSON.parse(added.stdout).members.map((m: { email: string; role: string }) => `${m.email}:${m.role}`),
+      JSON.parse(added.stdout).members.map(
+        (m: { email: string; role: string }) => `${m.email}:${m.role}`,
+      ),
       ['Ada@Example.com:admin', 'bo@example.com:member'],
     );
-    const again = await run('employer', 'add-member', '--employer', employer.id, '--email', 'bo@example.com');
+    const again = await run(
+      'employer',
+      'add-member',
+      '--employer',
+      employer.id,
+      '--email',
+      'bo@example.com',
+    );
     assert.equal(again.code, 1);
     assert.match(again.stderr, /already a member/);
   });
 
   const refusals: Array<[string, string[], RegExp]> = [
-    ['a duplicate email (any letter case)', ['user', 'create', '--email', 'ADA@example.com', '--password', 'another one'], /already exists/],
-    ['a malformed email', ['user', 'create', '--email', 'not-an-email', '--password', 'long enough'], /email must contain exactly one @/],
-    ['a short password', ['user', 'create', '--email', 'new@example.com', '--password', 'short'], /at least 8 characters/],
+    [
+      'a duplicate email (any letter case)',
+      ['user', 'create', '--email', 'ADA@example.com', '--password', 'another one'],
+      /already exists/,
+    ],
+    [
+      'a malformed email',
+      ['user', 'create', '--email', 'not-an-email', '--password', 'long enough'],
+      /email must contain exactly one @/,
+    ],
+    [
+      'a short password',
+      ['user', 'create', '--email', 'new@example.com', '--password', 'short'],
+      /at least 8 characters/,
+    ],
     [
       'more than 5 redirect URIs',
-      ['app', 'create', '--owner', 'ada@example.com', '--name', 'Six', ...[1, 2, 3, 4, 5, 6].flatMap((n) => ['--redirect-uri', `https://app.example.com/cb${n}`])],
+      [
+        'app',
+        'create',
+        '--owner',
+        'ada@example.com',
+        '--name',
+        'Six',
+        ...[1, 2, 3, 4, 5, 6].flatMap((n) => ['--redirect-uri', `https://app.example.com/cb${n}`]),
+      ],
       /at most 5 redirect URIs \(got 6\)/,
     ],
-    ['a non-absolute redirect URI', ['app', 'create', '--owner', 'ada@example.com', '--name', 'Rel', '--redirect-uri', '/callback'], /"\/callback" is not an absolute URL/],
-    ['a redirect URI with a fragment', ['app', 'create', '--owner', 'ada@example.com', '--name', 'Frag', '--redirect-uri', 'https://a.example.com/cb#x'], /fragment/],
-    ['plain http to a non-loopback host', ['app', 'create', '--owner', 'ada@example.com', '--name', 'Http', '--redirect-uri', 'http://app.example.com/cb'], /must use https/],
-    ['an unknown owner', ['app', 'create', '--owner', 'nobody@example.com', '--name', 'Orphan'], /no user with email nobody@example.com/],
-    ['an employer member who does not exist', ['employer', 'create', '--name', 'Ghost Corp', '--member', 'ada@example.com', '--member', 'ghost@example.com'], /no user with email ghost@example.com/],
+    [
+      'a non-absolute redirect URI',
+      [
+        'app',
+        'create',
+        '--owner',
+        'ada@example.com',
+        '--name',
+        'Rel',
+        '--redirect-uri',
+        '/callback',
+      ],
+      /"\/callback" is not an absolute URL/,
+    ],
+    [
+      'a redirect URI with a fragment',
+      [
+        'app',
+        'create',
+        '--owner',
+        'ada@example.com',
+        '--name',
+        'Frag',
+        '--redirect-uri',
+        'https://a.example.com/cb#x',
+      ],
+      /fragment/,
+    ],
+    [
+      'plain http to a non-loopback host',
+      [
+        'app',
+        'create',
+        '--owner',
+        'ada@example.com',
+        '--name',
+        'Http',
+        '--redirect-uri',
+        'http://app.example.com/cb',
+      ],
+      /must use https/,
+    ],
+    [
+      'an unknown owner',
+      ['app', 'create', '--owner', 'nobody@example.com', '--name', 'Orphan'],
+      /no user with email nobody@example.com/,
+    ],
+    [
+      'an employer member who does not exist',
+      [
+        'employer',
+        'create',
+        '--name',
+        'Ghost Corp',
+        '--member',
+        'ada@example.com',
+        '--member',
+        'ghost@example.com',
+      ],
+      /no user with email ghost@example.com/,
+    ],
     ['an empty employer name', ['employer', 'create', '--name', '  '], /name must not be empty/],
-    ['an unknown employer', ['employer', 'add-member', '--employer', '00000000-0000-0000-0000-000000000000', '--email', 'ada@example.com'], /no employer with id/],
+    [
+      'an unknown employer',
+      [
+        'employer',
+        'add-member',
+        '--employer',
+        '00000000-0000-0000-0000-000000000000',
+        '--email',
+        'ada@example.com',
+      ],
+      /no employer with id/,
+    ],
   ];
   for (const [what, argv, message] of refusals) {
     it(`refuses ${what} with exit 1 and writes nothing`, async () => {
@@ -138,16 +285,16 @@ describe('npm run cli (a real process)', function () {
     const exec = promisify(execFile);
     const env = { ...process.env, ...database.env, LOG_LEVEL: 'silent' };
     try {
-      const ok = await exec('npm', ['run', '-s', 'cli', '--', '--json', 'user', 'create', '--email', 'x@example.com', '--password', 'password-x'], { env });
+      const create = ['user', 'create', '--email', 'x@example.com', '--password', 'password-x'];
+      const npmCli = (...argv: string[]) =>
+        exec('npm', ['run', '-s', 'cli', '--', ...argv], { env });
+      const ok = await npmCli('--json', ...create);
       assert.equal(JSON.parse(ok.stdout).user.email, 'x@example.com');
-      await assert.rejects(
-        exec('npm', ['run', '-s', 'cli', '--', 'user', 'create', '--email', 'x@example.com', '--password', 'password-x'], { env }),
-        (error: { code: number; stderr: string }) => {
-          assert.equal(error.code, 1);
-          assert.match(error.stderr, /already exists/);
-          return true;
-        },
-      );
+      await assert.rejects(npmCli(...create), (error: { code: number; stderr: string }) => {
+        assert.equal(error.code, 1);
+        assert.match(error.stderr, /already exists/);
+        return true;
+      });
     } finally {
       await database.dispose();
     }

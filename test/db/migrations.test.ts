@@ -42,13 +42,23 @@ describeEachDialect(
       assert.deepEqual(await existingTables(db), []);
 
       const applied = await migrateToLatest(db);
-      assert.deepEqual(applied, ['0001_accounts', '0002_oauth', '0003_operations', '0004_interviews']);
+      assert.deepEqual(applied, [
+        '0001_accounts',
+        '0002_oauth',
+        '0003_operations',
+        '0004_interviews',
+      ]);
       assert.deepEqual(await existingTables(db), TABLES);
       assert.deepEqual(await pendingMigrations(db), []);
       assert.deepEqual(await migrateToLatest(db), [], 'a second run has nothing to do');
 
       const reverted = await rollbackAll(db);
-      assert.deepEqual(reverted, ['0004_interviews', '0003_operations', '0002_oauth', '0001_accounts']);
+      assert.deepEqual(reverted, [
+        '0004_interviews',
+        '0003_operations',
+        '0002_oauth',
+        '0001_accounts',
+      ]);
       assert.deepEqual(await existingTables(db), []);
 
       await migrateToLatest(db);
@@ -135,26 +145,27 @@ describeEachDialect('schema constraints', (database) => {
 
   it('keeps user emails unique ignoring case', async () => {
     await rejects(
-      database()
-        .db('users')
-        .insert({
-          id: randomUUID(),
-          email: 'OWNER@example.com',
-          email_normalized: 'owner@example.com',
-          password_hash: 'x',
-          email_verified: false,
-          created_at: now,
-          updated_at: now,
-        }),
+      database().db('users').insert({
+        id: randomUUID(),
+        email: 'OWNER@example.com',
+        email_normalized: 'owner@example.com',
+        password_hash: 'x',
+        email_verified: false,
+        created_at: now,
+        updated_at: now,
+      }),
       isUniqueViolation,
     );
   });
 
   it('enforces foreign keys', async () => {
     await rejects(
-      database()
-        .db('memberships')
-        .insert({ user_id: randomUUID(), employer_id: ids.employer, role: 'member', created_at: now }),
+      database().db('memberships').insert({
+        user_id: randomUUID(),
+        employer_id: ids.employer,
+        role: 'member',
+        created_at: now,
+      }),
       (error) => /foreign key/i.test(String(error)),
     );
   });
@@ -221,8 +232,8 @@ describeEachDialect('schema constraints', (database) => {
     });
     await db('interview_events').where({ id: ids.event }).delete();
     for (const table of ['interviewers', 'interviewees', 'interview_records', 'lobby_tokens']) {
-      const [{ count }] = await db(table).where({ event_id: ids.event }).count({ count: '*' });
-      assert.equal(Number(count), 0, `${table} rows left behind`);
+      const [row] = await db(table).where({ event_id: ids.event }).count({ count: '*' });
+      assert.equal(Number(row?.count), 0, `${table} rows left behind`);
     }
   });
 });

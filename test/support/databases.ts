@@ -18,7 +18,8 @@ export interface TestDatabase {
 }
 
 /** Where PostgreSQL runs on every development and CI machine; override with TEST_DATABASE_URL. */
-export const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export const POSTGRES_URL =
+  process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 let postgresReachable: Promise<boolean> | undefined;
 

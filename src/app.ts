@@ -1,0 +1,58 @@
+import express, { type Express } from 'express';
+import type { GraphQLSchema } from 'graphql';
+import helmet from 'helmet';
+import type { Logger } from 'pino';
+import type { Config } from './config.js';
+import type { Database } from './db/database.js';
+import type { ContextFactory } from './graphql/context.js';
+import { graphqlRouter, type BearerAuthenticator } from './graphql/gateway.js';
+import { errorHandler, notFound } from './http/errors.js';
+import { healthRouter } from './http/health.js';
+import { requestContext } from './http/request-context.js';
+
+export interface AppDependencies {
+  config: Config;
+  db: Database;
+  logger: Logger;
+  graphqlSchema: GraphQLSchema;
+  authenticate: BearerAuthenticator;
+  createGraphQLContext: ContextFactory;
+  isShuttingDown: () => boolean;
+}
+
+/** Assembles the HTTP application; every route module gets only what it needs. */
+export function createHttpApp(deps: AppDependencies): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', deps.config.trustProxy);
+  app.use(requestContext(deps.logger));
+  const https = deps.config.authUrl.startsWith('https:');
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        directives: {
+          defaultSrc: ["'self'"],
+          frameAncestors: ["'none'"],
+          formAction: ["'self'"],
+          upgradeInsecureRequests: https ? [] : null,
+        },
+      },
+      frameguard: { action: 'deny' },
+      referrerPolicy: { policy: 'no-referrer' },
+      strictTransportSecurity: https,
+    }),
+  );
+  app.use(healthRouter(deps.db, deps.isShuttingDown));
+  app.use(
+    graphqlRouter({
+      schema: deps.graphqlSchema,
+      authenticate: deps.authenticate,
+      createContext: deps.createGraphQLContext,
+      bodyLimitBytes: deps.config.bodyLimitBytes,
+      logger: deps.logger,
+    }),
+  );
+  app.use(notFound);
+  app.use(errorHandler);
+  return app;
+}

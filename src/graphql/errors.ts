@@ -1,0 +1,59 @@
+import { GraphQLError } from 'graphql';
+import type { Logger } from 'pino';
+import { DomainError, NotFoundError } from '../errors.js';
+
+/** The `extensions.code` values this gateway emits (DESIGN §4). */
+export type ErrorCode =
+  | 'BAD_USER_INPUT'
+  | 'UNAUTHENTICATED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'GRAPHQL_PARSE_FAILED'
+  | 'GRAPHQL_VALIDATION_FAILED'
+  | 'INTERNAL_SERVER_ERROR';
+
+/**
+ * A complete response body for an error raised before execution starts. A rejected token gets
+ * `data: null` (DESIGN §4); a request that is not a GraphQL request at all gets no `data` key,
+ * as GraphQL over HTTP prescribes for request errors.
+ */
+export function errorResponseBody(message: string, code: ErrorCode): string {
+  const errors = [{ message, extensions: { code } }];
+  return JSON.stringify(code === 'UNAUTHENTICATED' ? { data: null, errors } : { errors });
+}
+
+/**
+ * Gives every error a code and masks the unexpected: an error whose cause is neither a
+ * GraphQLError nor a domain error is logged in full (under the request id) and reaches the
+ * client only as "Internal server error".
+ */
+export function createErrorFormatter(logger: Logger) {
+  return (raw: Readonly<Error | GraphQLError>): GraphQLError => {
+    if (!(raw instanceof GraphQLError)) return masked(logger, raw);
+    const cause = raw.originalError;
+    if (cause instanceof DomainError) {
+      return withCode(raw, cause instanceof NotFoundError ? 'NOT_FOUND' : 'BAD_USER_INPUT');
+    }
+    if (cause && !(cause instanceof GraphQLError)) return masked(logger, cause, raw);
+    return withCode(raw, (raw.extensions.code as ErrorCode | undefined) ?? 'INTERNAL_SERVER_ERROR');
+  };
+}
+
+function masked(logger: Logger, cause: Readonly<Error>, error?: GraphQLError): GraphQLError {
+  logger.error({ err: cause, path: error?.path }, 'unexpected error in GraphQL execution');
+  return new GraphQLError('Internal server error', {
+    path: error?.path,
+    extensions: { code: 'INTERNAL_SERVER_ERROR' },
+  });
+}
+
+function withCode(error: GraphQLError, code: ErrorCode): GraphQLError {
+  if (error.extensions.code === code) return error;
+  return new GraphQLError(error.message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    extensions: { ...error.extensions, code },
+  });
+}

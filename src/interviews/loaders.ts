@@ -1,0 +1,67 @@
+import DataLoader from 'dataloader';
+import type {
+  EventRow,
+  InterviewOutcomeRow,
+  InterviewRecordRow,
+  IntervieweeRow,
+  InterviewerRow,
+} from '../db/rows.js';
+import type { SecretBox } from '../security/secret-box.js';
+import { linksFromTokens, type LobbyLinks } from './lobby-links.js';
+import type { InterviewReadStore } from './read-store.js';
+
+/**
+ * Per-request batching and caching of the Interview API's nested reads. Created fresh for every
+ * GraphQL request, so nothing cached outlives the request or crosses callers.
+ */
+export interface InterviewLoaders {
+  /** Unscoped by employer: only for parents that were already read through a scoped query. */
+  event: DataLoader<string, EventRow | undefined>;
+  interviewersOfEvent: DataLoader<string, InterviewerRow[]>;
+  intervieweesOfEvent: DataLoader<string, IntervieweeRow[]>;
+  interviewer: DataLoader<string, InterviewerRow | undefined>;
+  interviewee: DataLoader<string, IntervieweeRow | undefined>;
+  recordsOfInterviewee: DataLoader<string, InterviewRecordRow[]>;
+  outcomesOfRecord: DataLoader<string, InterviewOutcomeRow[]>;
+  lobbyLinks: DataLoader<string, LobbyLinks>;
+}
+
+export function createInterviewLoaders(
+  store: InterviewReadStore,
+  lobbyTokenBox: SecretBox,
+  publicUrl: string,
+): InterviewLoaders {
+  return {
+    event: new DataLoader(async (ids) => byId(ids, await store.eventsByIds(ids))),
+    interviewersOfEvent: new DataLoader(async (ids) =>
+      grouped(ids, await store.interviewersByEventIds(ids), (row) => row.event_id),
+    ),
+    intervieweesOfEvent: new DataLoader(async (ids) =>
+      grouped(ids, await store.intervieweesByEventIds(ids), (row) => row.event_id),
+    ),
+    interviewer: new DataLoader(async (ids) => byId(ids, await store.interviewersByIds(ids))),
+    interviewee: new DataLoader(async (ids) => byId(ids, await store.intervieweesByIds(ids))),
+    recordsOfInterviewee: new DataLoader(async (ids) =>
+      grouped(ids, await store.recordsByIntervieweeIds(ids), (row) => row.interviewee_id),
+    ),
+    outcomesOfRecord: new DataLoader(async (ids) =>
+      grouped(ids, await store.outcomesByRecordIds(ids), (row) => row.record_id),
+    ),
+    lobbyLinks: new DataLoader(async (ids) => {
+      const tokens = grouped(ids, await store.lobbyTokensByEventIds(ids), (row) => row.event_id);
+      return tokens.map((rows) => linksFromTokens(rows, lobbyTokenBox, publicUrl));
+    }),
+  };
+}
+
+function byId<T extends { id: string }>(ids: readonly string[], rows: T[]): Array<T | undefined> {
+  const found = new Map(rows.map((row) => [row.id, row]));
+  return ids.map((id) => found.get(id));
+}
+
+/** Groups rows by parent id, keeping the order the query returned them in. */
+function grouped<T>(ids: readonly string[], rows: T[], parentOf: (row: T) => string): T[][] {
+  const groups = new Map<string, T[]>(ids.map((id) => [id, []]));
+  for (const row of rows) groups.get(parentOf(row))?.push(row);
+  return ids.map((id) => groups.get(id) ?? []);
+}

@@ -1,0 +1,14 @@
+import { GraphQLError } from 'graphql';
+import type { GraphQLContext } from '../../graphql/context.js';
+
+/** Every Interview API operation acts for exactly one employer, the one the token names. */
+export function requireEmployer({ principal }: GraphQLContext): string {
+  if (!principal.employerId) {
+    throw new GraphQLError(
+      'This operation needs an employer-scoped access token: request a token from the token ' +
+        'endpoint with the employer parameter (and the employer_access scope).',
+      { extensions: { code: 'FORBIDDEN' } },
+    );
+  }
+  return principal.employerId;
+}

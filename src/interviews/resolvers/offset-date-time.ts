@@ -1,0 +1,6 @@
+import type { OffsetDateTime } from '../../graphql/scalars/date-time.js';
+
+/** An instant shown in the UTC offset the caller chose for the event. */
+export function atOffset(epochMs: number, offsetMinutes: number): OffsetDateTime {
+  return { epochMs, offsetMinutes };
+}

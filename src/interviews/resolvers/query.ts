@@ -1,0 +1,29 @@
+import { GraphQLError } from 'graphql';
+import type { QueryResolvers } from '../../../generated/graphql.js';
+import { requireEmployer } from './employer-scope.js';
+import { notServedYet } from './not-served-yet.js';
+
+/** Most ids one virtualInterviewEvents request may ask for. */
+export const MAX_EVENT_IDS = 100;
+
+export const Query: QueryResolvers = {
+  virtualInterviewEvents: async (_root, { input }, context) => {
+    const employerId = requireEmployer(context);
+    if (input.ids.length < 1 || input.ids.length > MAX_EVENT_IDS) {
+      throw new GraphQLError(`input.ids must hold between 1 and ${MAX_EVENT_IDS} ids`, {
+        extensions: { code: 'BAD_USER_INPUT' },
+      });
+    }
+    const events = await context.loaders.event.loadMany(input.ids);
+    // Another employer's event is indistinguishable from a missing one.
+    return {
+      events: events.map((event) =>
+        event && !(event instanceof Error) && event.employer_id === employerId ? event : null,
+      ),
+    };
+  },
+  findVirtualInterviewEvents: (_root, _args, context) => {
+    requireEmployer(context);
+    return notServedYet('findVirtualInterviewEvents');
+  },
+};

@@ -1,0 +1,23 @@
+import type {
+  VirtualInterviewDecision as Decision,
+  VirtualInterviewDecisionResolvers,
+  VirtualInterviewOutcomeResolvers,
+} from '../../../generated/graphql.js';
+import { passThrough } from './fields.js';
+
+export const VirtualInterviewOutcome: VirtualInterviewOutcomeResolvers = {
+  interviewer: async (outcome, _args, { loaders }) => {
+    const interviewer = await loaders.interviewer.load(outcome.interviewer_id);
+    if (!interviewer) throw new Error(`interviewer ${outcome.interviewer_id} is missing`);
+    return interviewer;
+  },
+  decision: (outcome) =>
+    outcome.decision === null && outcome.note_text === null
+      ? null
+      : { value: outcome.decision, noteText: outcome.note_text },
+};
+
+export const VirtualInterviewDecision: VirtualInterviewDecisionResolvers = passThrough<Decision>()(
+  'value',
+  'noteText',
+);

@@ -1,0 +1,24 @@
+import type { VirtualInterviewRecordResolvers } from '../../../generated/graphql.js';
+import { wholeList } from './connection.js';
+import { atOffset } from './offset-date-time.js';
+import { eventOf } from './virtual-interview-interviewee.js';
+
+/** Record times have no offset of their own; they are shown in the event's start offset. */
+export const VirtualInterviewRecord: VirtualInterviewRecordResolvers = {
+  id: (record) => record.id,
+  startTime: async (record, _args, context) =>
+    record.start_at === null
+      ? null
+      : atOffset(record.start_at, (await eventOf(record, context)).start_offset_minutes),
+  endTime: async (record, _args, context) =>
+    record.end_at === null
+      ? null
+      : atOffset(record.end_at, (await eventOf(record, context)).start_offset_minutes),
+  recordingUrl: (record) => record.recording_url,
+  interviewee: async (record, _args, { loaders }) =>
+    (await loaders.interviewee.load(record.interviewee_id)) ?? null,
+  interviewOutcomesConnection: async (record, _args, { loaders }) => {
+    const list = wholeList(await loaders.outcomesOfRecord.load(record.id));
+    return { edges: list.edges, pageInfo: list.pageInfo, outcomes: list.nodes };
+  },
+};

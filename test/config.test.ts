@@ -1,0 +1,82 @@
+import assert from 'node:assert/strict';
+import { ConfigError, loadConfig } from '../src/config.js';
+
+describe('configuration', () => {
+  it('starts on SQLite with local URLs when nothing is set', () => {
+    const config = loadConfig({});
+    assert.equal(config.port, 3000);
+    assert.equal(config.authUrl, 'http://localhost:3000');
+    assert.equal(config.apiUrl, 'http://localhost:3000');
+    assert.equal(config.publicUrl, 'http://localhost:3000');
+    assert.deepEqual(config.database, { client: 'sqlite', filename: './data/service.sqlite' });
+    assert.equal(config.logLevel, 'info');
+    assert.equal(config.archiveAfterDays, 30);
+  });
+
+  it('uses PostgreSQL when DATABASE_URL is set, and strips trailing slashes from URLs', () => {
+    const config = loadConfig({
+      DATABASE_URL: 'postgres://app@db.internal/hiring',
+      DATABASE_SCHEMA: 'tenant_a',
+      AUTH_URL: 'https://auth.example.com/',
+      API_URL: 'https://api.example.com',
+      PORT: '8080',
+    });
+    assert.deepEqual(config.database, {
+      client: 'postgres',
+      connectionString: 'postgres://app@db.internal/hiring',
+      poolMax: 10,
+      searchPath: 'tenant_a',
+    });
+    assert.equal(config.authUrl, 'https://auth.example.com');
+    assert.equal(config.apiUrl, 'https://api.example.com');
+    assert.equal(config.publicUrl, 'https://auth.example.com');
+  });
+
+  it('treats empty variables as unset', () => {
+    assert.equal(loadConfig({ DATABASE_URL: '', PORT: '' }).database.client, 'sqlite');
+  });
+
+  const bad: Array<[Record<string, string>, RegExp]> = [
+    [{ PORT: 'eighty' }, /PORT: .*\(got "eighty"\)/],
+    [{ PORT: '70000' }, /PORT: /],
+    [{ AUTH_URL: 'auth.example.com' }, /AUTH_URL: must be an absolute http\(s\) URL/],
+    [{ PUBLIC_URL: 'ftp://files.example.com' }, /PUBLIC_URL: must be an absolute http\(s\) URL/],
+    [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL: must start with postgres:\/\//],
+    [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL: /],
+    [
+      { KEY_ENCRYPTION_SECRET: 'short' },
+      /KEY_ENCRYPTION_SECRET: must be at least 32 characters \(got 5 characters\)/,
+    ],
+    [{ NODE_ENV: 'production' }, /KEY_ENCRYPTION_SECRET: required when NODE_ENV=production/],
+  ];
+  for (const [env, message] of bad) {
+    it(`fails fast naming the variable: ${Object.keys(env).join(', ')}`, () => {
+      assert.throws(
+        () => loadConfig(env),
+        (error: unknown) => {
+          assert.ok(error instanceof ConfigError);
+          assert.match(error.message, message);
+          return true;
+        },
+      );
+    });
+  }
+
+  it('names every bad variable at once and never echoes secrets', () => {
+    assert.throws(
+      () =>
+        loadConfig({
+          PORT: 'x',
+          DATABASE_URL: 'mysql://user:hunter2@db/x',
+          KEY_ENCRYPTION_SECRET: 'hunter2',
+        }),
+      (error: Error) => {
+        assert.match(error.message, /PORT/);
+        assert.match(error.message, /DATABASE_URL/);
+        assert.match(error.message, /KEY_ENCRYPTION_SECRET/);
+        assert.doesNotMatch(error.message, /hunter2/);
+        return true;
+      },
+    );
+  });
+});

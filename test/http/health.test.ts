@@ -1,0 +1,42 @@
+import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { healthRouter } from '../../src/http/health.js';
+import { assertResponseMatches } from '../support/openapi-contract.js';
+import { describeEachDialect } from '../support/databases.js';
+import { silentLogger } from '../support/logger.js';
+
+describeEachDialect('readiness', (database) => {
+  async function readyz(isShuttingDown: boolean, db = database().db) {
+    const app = express();
+    app.use((req, _res, next) => {
+      req.log = silentLogger;
+      next();
+    });
+    app.use(healthRouter(db, () => isShuttingDown));
+    const server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const response = await fetch(`http://127.0.0.1:${port}/readyz`);
+      return { status: response.status, headers: response.headers, body: await response.json() };
+    } finally {
+      server.close();
+    }
+  }
+
+  it('is 503 while the process is shutting down', async () => {
+    const response = await readyz(true);
+    assertResponseMatches('GET', '/readyz', response);
+    assert.equal(response.status, 503);
+    assert.equal((response.body as { shutting_down: boolean }).shutting_down, true);
+  });
+
+  it('is 503 when the database does not answer', async () => {
+    const broken = { raw: async () => Promise.reject(new Error('connection refused')) };
+    const response = await readyz(false, broken as never);
+    assertResponseMatches('GET', '/readyz', response);
+    assert.equal(response.status, 503);
+    assert.deepEqual(response.body, { status: 'unavailable', checks: { database: 'error' } });
+  });
+});

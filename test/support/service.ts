@@ -1,0 +1,30 @@
+import { loadConfig, type Config } from '../../src/config.js';
+import type { BearerAuthenticator } from '../../src/graphql/gateway.js';
+import { startService, type RunningService } from '../../src/server.js';
+import type { TestDatabase } from './databases.js';
+import { silentLogger } from './logger.js';
+
+export const TEST_KEY_ENCRYPTION_SECRET = 'test-key-encryption-secret-0123456789abcdef';
+
+/** Starts the real service on an ephemeral port against a test database. */
+export async function startTestService(
+  database: TestDatabase,
+  options: { authenticate?: BearerAuthenticator; env?: Record<string, string> } = {},
+): Promise<RunningService & { config: Config }> {
+  const config: Config = {
+    ...loadConfig({
+      HOST: '127.0.0.1',
+      PORT: '0',
+      LOG_LEVEL: 'silent',
+      KEY_ENCRYPTION_SECRET: TEST_KEY_ENCRYPTION_SECRET,
+      ...options.env,
+    }),
+    database: database.config,
+  };
+  const service = await startService({
+    config,
+    logger: silentLogger,
+    authenticate: options.authenticate,
+  });
+  return { ...service, config };
+}
