@@ -1,4 +1,4 @@
-import express, { type Express } from 'express';
+import express, { type Express, type Router } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
@@ -18,6 +18,8 @@ export interface AppDependencies {
   authenticate: BearerAuthenticator;
   createGraphQLContext: ContextFactory;
   isShuttingDown: () => boolean;
+  /** Feature routers (OAuth, pages), mounted after health checks and before GraphQL. */
+  routers: Router[];
 }
 
 /** Assembles the HTTP application; every route module gets only what it needs. */
@@ -43,6 +45,7 @@ export function createHttpApp(deps: AppDependencies): Express {
     }),
   );
   app.use(healthRouter(deps.db, deps.isShuttingDown));
+  for (const router of deps.routers) app.use(router);
   app.use(
     graphqlRouter({
       schema: deps.graphqlSchema,

@@ -40,6 +40,11 @@ const environmentSchema = z.object({
     .default('false')
     .transform((value) => value === 'true'),
   ARCHIVE_AFTER_DAYS: positiveInt.default(30),
+  RATE_LIMIT_SIGN_IN_MAX: positiveInt.default(10),
+  RATE_LIMIT_SIGN_IN_WINDOW_SECONDS: positiveInt.default(15 * 60),
+  RATE_LIMIT_TOKEN_MAX: positiveInt.default(300),
+  RATE_LIMIT_TOKEN_WINDOW_SECONDS: positiveInt.default(60),
+  TOKEN_VERIFICATION_CACHE_MS: z.coerce.number().int().min(0).max(10_000).default(2000),
 });
 
 export type DatabaseConfig =
@@ -64,6 +69,19 @@ export interface Config {
   shutdownTimeoutMs: number;
   trustProxy: boolean;
   archiveAfterDays: number;
+  rateLimits: {
+    /** Failed sign-ins allowed per client IP and email within the window. */
+    signIn: RateLimit;
+    /** Token endpoint requests allowed per client (or per IP without one) within the window. */
+    token: RateLimit;
+  };
+  /** How long a verified access token is trusted without a revocation check (0 disables). */
+  tokenVerificationCacheMs: number;
+}
+
+export interface RateLimit {
+  max: number;
+  windowSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -112,6 +130,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     trustProxy: e.TRUST_PROXY,
     archiveAfterDays: e.ARCHIVE_AFTER_DAYS,
+    rateLimits: {
+      signIn: { max: e.RATE_LIMIT_SIGN_IN_MAX, windowSeconds: e.RATE_LIMIT_SIGN_IN_WINDOW_SECONDS },
+      token: { max: e.RATE_LIMIT_TOKEN_MAX, windowSeconds: e.RATE_LIMIT_TOKEN_WINDOW_SECONDS },
+    },
+    tokenVerificationCacheMs: e.TOKEN_VERIFICATION_CACHE_MS,
   };
 }
 

@@ -11,7 +11,16 @@ import { buildSchema } from './graphql/schema.js';
 import { createInterviewLoaders } from './interviews/loaders.js';
 import { InterviewReadStore } from './interviews/read-store.js';
 import { interviewResolvers } from './interviews/resolvers/index.js';
+import { AccountStore } from './accounts/account-store.js';
+import { AppStore } from './accounts/app-store.js';
+import { AuditLog } from './audit/audit-log.js';
+import { systemClock, type Clock } from './clock.js';
+import { AuthorizationCodes } from './oauth/authorization-codes.js';
+import { authorizeRouter } from './oauth/authorize/router.js';
+import { SigningKeyStore } from './oauth/signing-keys/signing-key-store.js';
+import { SigningKeys } from './oauth/signing-keys/signing-keys.js';
 import { resolveKeyEncryptionSecret } from './security/key-encryption-secret.js';
+import { RateLimiter } from './security/rate-limiter.js';
 import { SecretBox } from './security/secret-box.js';
 
 export interface RunningService {
@@ -27,11 +36,14 @@ export interface StartOptions {
   logger: Logger;
   /** Replaces bearer-token verification; tests use it to act as a given principal. */
   authenticate?: BearerAuthenticator;
+  /** Source of time for every service; tests pass a ManualClock to move time. */
+  clock?: Clock;
 }
 
 /** The composition root: opens the database, applies migrations, wires services, listens. */
 export async function startService(options: StartOptions): Promise<RunningService> {
   const { config, logger } = options;
+  const clock = options.clock ?? systemClock;
   const keyEncryptionSecret = resolveKeyEncryptionSecret(config, logger);
   const db = openDatabase(config.database);
   try {
@@ -41,6 +53,18 @@ export async function startService(options: StartOptions): Promise<RunningServic
     await db.destroy();
     throw error;
   }
+
+  const signingKeys = new SigningKeys(
+    new SigningKeyStore(db),
+    new SecretBox(keyEncryptionSecret, 'signing-keys'),
+    clock,
+    logger,
+  );
+  await signingKeys.ensureActiveKeys();
+  const audit = new AuditLog(db, clock, logger);
+  const accounts = new AccountStore(db);
+  const apps = new AppStore(db);
+  const codes = new AuthorizationCodes(db, clock);
 
   const interviewReads = new InterviewReadStore(db);
   const lobbyTokenBox = new SecretBox(keyEncryptionSecret, 'lobby-tokens');
@@ -58,6 +82,18 @@ export async function startService(options: StartOptions): Promise<RunningServic
     authenticate: options.authenticate ?? noTokensIssuedYet,
     createGraphQLContext,
     isShuttingDown: () => shuttingDown,
+    routers: [
+      authorizeRouter({
+        config,
+        db,
+        clock,
+        accounts,
+        apps,
+        codes,
+        audit,
+        signInLimiter: new RateLimiter(db, 'sign-in', config.rateLimits.signIn),
+      }),
+    ],
   });
   const server = await new Promise<Server>((resolve, reject) => {
     const listening = app.listen(config.port, config.host, (error?: Error) =>

@@ -140,11 +140,11 @@ export interface BrowserSessionRow {
   expires_at: EpochMs;
 }
 
+/** Owned by rate-limiter-flexible: points consumed in the window that ends at `expire`. */
 export interface RateLimitCounterRow {
   key: string;
-  window_start: EpochMs;
-  count: number;
-  expires_at: EpochMs;
+  points: number;
+  expire: EpochMs | null;
 }
 
 export interface AuditEventRow {

@@ -1,12 +1,13 @@
 import type { Knex } from 'knex';
 
 export async function up(knex: Knex): Promise<void> {
+  // Layout of rate-limiter-flexible's SQL stores, which keep their counters here so that limits
+  // hold across every process sharing the database.
   await knex.schema.createTable('rate_limit_counters', (t) => {
     t.string('key', 255).primary();
-    t.bigInteger('window_start').notNullable();
-    t.integer('count').notNullable();
-    t.bigInteger('expires_at').notNullable();
-    t.index(['expires_at'], 'rate_limit_counters_expires_idx');
+    t.integer('points').notNullable().defaultTo(0);
+    t.bigInteger('expire');
+    t.index(['expire'], 'rate_limit_counters_expire_idx');
   });
 
   await knex.schema.createTable('audit_events', (t) => {

@@ -1,0 +1,52 @@
+import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+import type { Clock } from '../clock.js';
+import { currentRequestId } from '../logging.js';
+
+export type AuditEventType =
+  | 'sign_in.succeeded'
+  | 'sign_in.failed'
+  | 'sign_in.rate_limited'
+  | 'consent.granted'
+  | 'consent.denied'
+  | 'token.issued'
+  | 'code.replayed'
+  | 'refresh_token.reused'
+  | 'token.revoked'
+  | 'signing_key.rotated';
+
+export interface AuditEntry {
+  type: AuditEventType;
+  actorUserId?: string | null;
+  appId?: string | null;
+  employerId?: string | null;
+  ip?: string | null;
+  /** Event-specific facts. Never a secret: no tokens, codes, passwords or client secrets. */
+  details?: Record<string, unknown>;
+}
+
+/** Append-only record of security-relevant events, in the audit_events table. */
+export class AuditLog {
+  constructor(
+    private readonly db: Knex,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+  ) {}
+
+  async record(entry: AuditEntry, executor: Knex | Knex.Transaction = this.db): Promise<void> {
+    await executor('audit_events').insert({
+      occurred_at: this.clock.now(),
+      type: entry.type,
+      actor_user_id: entry.actorUserId ?? null,
+      app_id: entry.appId ?? null,
+      employer_id: entry.employerId ?? null,
+      request_id: currentRequestId() ?? null,
+      ip: entry.ip ?? null,
+      details: entry.details ? JSON.stringify(entry.details) : null,
+    });
+    this.logger.info(
+      { audit: entry.type, appId: entry.appId, userId: entry.actorUserId },
+      'audit event',
+    );
+  }
+}

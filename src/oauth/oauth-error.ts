@@ -1,0 +1,33 @@
+/** Error codes of RFC 6749 §5.2 and RFC 6750 §3.1 that this server sends. */
+export type OAuthErrorCode =
+  | 'invalid_request'
+  | 'invalid_client'
+  | 'invalid_grant'
+  | 'unauthorized_client'
+  | 'unsupported_grant_type'
+  | 'invalid_scope'
+  | 'access_denied'
+  | 'unsupported_response_type'
+  | 'invalid_token'
+  | 'insufficient_scope';
+
+/** A protocol error with the HTTP status and description it is answered with. */
+export class OAuthError extends Error {
+  constructor(
+    readonly error: OAuthErrorCode,
+    readonly description: string,
+    readonly status: 400 | 401 | 403 = error === 'invalid_client' ? 401 : 400,
+  ) {
+    super(description);
+    this.name = 'OAuthError';
+  }
+
+  toJSON(): { error: OAuthErrorCode; error_description: string } {
+    return { error: this.error, error_description: this.description };
+  }
+}
+
+/** The exact answer the specification gives for an employer the caller may not act for. */
+export function invalidEmployer(): OAuthError {
+  return new OAuthError('invalid_request', 'Invalid request');
+}
