@@ -4,7 +4,6 @@ import { createHttpApp } from './app.js';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
-import { noTokensIssuedYet } from './graphql/bearer.js';
 import type { ContextFactory } from './graphql/context.js';
 import type { BearerAuthenticator } from './graphql/gateway.js';
 import { buildSchema } from './graphql/schema.js';
@@ -16,7 +15,18 @@ import { AppStore } from './accounts/app-store.js';
 import { AuditLog } from './audit/audit-log.js';
 import { systemClock, type Clock } from './clock.js';
 import { AuthorizationCodes } from './oauth/authorization-codes.js';
+import { AccountInfoService } from './oauth/account-info/account-info-service.js';
+import { accountInfoRouter } from './oauth/account-info/router.js';
 import { authorizeRouter } from './oauth/authorize/router.js';
+import { ClientAuthenticator } from './oauth/clients/client-authenticator.js';
+import { discoveryRouter } from './oauth/discovery/router.js';
+import { TokenIntrospection } from './oauth/token/introspection.js';
+import { TokenRevocation } from './oauth/token/revocation.js';
+import { tokenRouter } from './oauth/token/router.js';
+import { TokenService } from './oauth/token/token-service.js';
+import { AccessTokenVerifier } from './oauth/tokens/access-token-verifier.js';
+import { TokenSigner } from './oauth/tokens/token-signer.js';
+import { TokenStore } from './oauth/tokens/token-store.js';
 import { SigningKeyStore } from './oauth/signing-keys/signing-key-store.js';
 import { SigningKeys } from './oauth/signing-keys/signing-keys.js';
 import { resolveKeyEncryptionSecret } from './security/key-encryption-secret.js';
@@ -46,25 +56,41 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const clock = options.clock ?? systemClock;
   const keyEncryptionSecret = resolveKeyEncryptionSecret(config, logger);
   const db = openDatabase(config.database);
-  try {
-    const applied = await migrateToLatest(db);
-    if (applied.length) logger.info({ migrations: applied }, 'applied database migrations');
-  } catch (error) {
-    await db.destroy();
-    throw error;
-  }
-
   const signingKeys = new SigningKeys(
     new SigningKeyStore(db),
     new SecretBox(keyEncryptionSecret, 'signing-keys'),
     clock,
     logger,
   );
-  await signingKeys.ensureActiveKeys();
+  try {
+    const applied = await migrateToLatest(db);
+    if (applied.length) logger.info({ migrations: applied }, 'applied database migrations');
+    await signingKeys.ensureActiveKeys();
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
   const audit = new AuditLog(db, clock, logger);
   const accounts = new AccountStore(db);
   const apps = new AppStore(db);
   const codes = new AuthorizationCodes(db, clock);
+  const tokens = new TokenStore(db);
+  const verifier = new AccessTokenVerifier(
+    signingKeys,
+    tokens,
+    clock,
+    config.authUrl,
+    config.tokenVerificationCacheMs,
+  );
+  const tokenService = new TokenService({
+    tokens,
+    codes,
+    signer: new TokenSigner(signingKeys, clock, config.authUrl),
+    verifier,
+    accounts,
+    audit,
+    clock,
+  });
 
   const interviewReads = new InterviewReadStore(db);
   const lobbyTokenBox = new SecretBox(keyEncryptionSecret, 'lobby-tokens');
@@ -79,10 +105,20 @@ export async function startService(options: StartOptions): Promise<RunningServic
     db,
     logger,
     graphqlSchema: buildSchema(interviewResolvers),
-    authenticate: options.authenticate ?? noTokensIssuedYet,
+    authenticate: options.authenticate ?? ((token) => verifier.verify(token)),
     createGraphQLContext,
     isShuttingDown: () => shuttingDown,
     routers: [
+      discoveryRouter(config, signingKeys),
+      tokenRouter({
+        service: tokenService,
+        revocation: new TokenRevocation(tokens, verifier, audit, clock),
+        introspection: new TokenIntrospection(tokens, verifier, clock, config.authUrl),
+        clients: new ClientAuthenticator(apps),
+        limiter: new RateLimiter(db, 'token', config.rateLimits.token),
+        bodyLimitBytes: config.bodyLimitBytes,
+      }),
+      accountInfoRouter(new AccountInfoService(accounts), verifier),
       authorizeRouter({
         config,
         db,

@@ -1,6 +1,8 @@
 import { loadConfig } from '../config.js';
 import { openDatabase, type Database } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
+import { createLogger } from '../logging.js';
+import { resolveKeyEncryptionSecret } from '../security/key-encryption-secret.js';
 import { runProgram } from './program.js';
 import { createCliServices } from './services.js';
 
@@ -13,9 +15,15 @@ async function main(): Promise<number> {
   };
   try {
     return await runProgram(process.argv.slice(2), io, async () => {
-      db = openDatabase(loadConfig().database);
+      const config = loadConfig();
+      // Logs go to stderr so that stdout stays machine-readable with --json.
+      const logger = createLogger(
+        config.logLevel === 'info' ? 'warn' : config.logLevel,
+        process.stderr,
+      );
+      db = openDatabase(config.database);
       await migrateToLatest(db);
-      return createCliServices(db);
+      return createCliServices(db, resolveKeyEncryptionSecret(config, logger), logger);
     });
   } finally {
     await db?.destroy();

@@ -126,6 +126,34 @@ export function buildProgram(io: CliIo, services: () => Promise<CliServices>): C
       );
     });
 
+  const keys = program.command('keys').description('token signing keys');
+  keys
+    .command('rotate')
+    .description('add new signing keys; old keys keep verifying until their tokens expire')
+    .action(async () => {
+      const { signingKeys, audit } = await services();
+      await signingKeys.ensureActiveKeys();
+      const rotated = await signingKeys.rotate();
+      await audit.record({ type: 'signing_key.rotated', details: { keys: rotated } });
+      printResult(io, json(), { rotated }, () =>
+        rotated.map(
+          (key) =>
+            `Rotated ${key.alg}: new kid ${key.kid}${key.replaced ? ` (replaces ${key.replaced})` : ''}`,
+        ),
+      );
+    });
+  keys
+    .command('list')
+    .description('list the published signing keys (public halves only)')
+    .action(async () => {
+      const { signingKeys } = await services();
+      await signingKeys.ensureActiveKeys();
+      const { keys: published } = await signingKeys.jwks();
+      printResult(io, json(), { keys: published }, () =>
+        published.map((key) => `${key.alg}  ${key.kid}`),
+      );
+    });
+
   return program;
 }
 

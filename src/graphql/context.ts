@@ -1,16 +1,9 @@
 import type { Logger } from 'pino';
 import type { InterviewLoaders } from '../interviews/loaders.js';
 
-/** Who is calling, as established from a verified bearer token. */
-export type Principal =
-  | { kind: 'user'; userId: string; appId: string; employerId: string | null; scopes: string[] }
-  | {
-      kind: 'app';
-      appId: string;
-      ownerUserId: string;
-      employerId: string | null;
-      scopes: string[];
-    };
+import type { Principal } from '../oauth/principal.js';
+
+export type { Principal };
 
 /**
  * Per-request GraphQL context. A `type` alias (not an interface) on purpose: graphql-http's

@@ -13,6 +13,9 @@ export type OAuthErrorCode =
 
 /** A protocol error with the HTTP status and description it is answered with. */
 export class OAuthError extends Error {
+  /** Value of a WWW-Authenticate header to send with the error, if any. */
+  challenge: string | undefined;
+
   constructor(
     readonly error: OAuthErrorCode,
     readonly description: string,

@@ -5,6 +5,8 @@ import { runProgram } from '../../src/cli/program.js';
 import { createCliServices } from '../../src/cli/services.js';
 import { sha256Hex } from '../../src/security/random.js';
 import { verifyPassword } from '../../src/security/passwords.js';
+import { silentLogger } from '../support/logger.js';
+import { TEST_KEY_ENCRYPTION_SECRET } from '../support/service.js';
 import {
   createTestDatabase,
   describeEachDialect,
@@ -25,7 +27,9 @@ function cli(database: () => TestDatabase) {
       stdout: (t: string) => void (stdout += t),
       stderr: (t: string) => void (stderr += t),
     };
-    const code = await runProgram(argv, io, async () => createCliServices(database().db));
+    const code = await runProgram(argv, io, async () =>
+      createCliServices(database().db, TEST_KEY_ENCRYPTION_SECRET, silentLogger),
+    );
     return { code, stdout, stderr };
   };
 }

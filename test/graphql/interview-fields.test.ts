@@ -150,6 +150,8 @@ describeEachDialect('Interview API fields over HTTP', (database) => {
     principals.employer = {
       kind: 'app',
       appId: tenant.appId,
+      clientId: 'client-1',
+      jti: 'jti-1',
       ownerUserId: tenant.userId,
       employerId: tenant.employerId,
       scopes: ['employer_access'],
@@ -158,6 +160,8 @@ describeEachDialect('Interview API fields over HTTP', (database) => {
       kind: 'user',
       userId: tenant.userId,
       appId: tenant.appId,
+      clientId: 'client-1',
+      jti: 'jti-2',
       employerId: null,
       scopes: ['email'],
     };

@@ -22,6 +22,8 @@ async function call(url: string, init?: RequestInit): Promise<Observed> {
 const principal: Principal = {
   kind: 'app',
   appId: 'app-1',
+  clientId: 'client-1',
+  jti: 'jti-1',
   ownerUserId: 'user-1',
   employerId: 'employer-1',
   scopes: ['employer_access'],

@@ -1,0 +1,38 @@
+import type { AppStore } from '../../accounts/app-store.js';
+import type { AppRow } from '../../db/rows.js';
+import { matchesDigest } from '../../security/random.js';
+import { OAuthError } from '../oauth-error.js';
+import { BASIC_CHALLENGE, type PresentedClient } from './client-credentials.js';
+
+export interface AuthenticatedClient {
+  app: AppRow;
+  method: PresentedClient['method'];
+}
+
+/**
+ * Checks presented credentials against the app: confidential apps must prove their secret
+ * (compared as SHA-256 digests in constant time); public apps identify themselves by
+ * client_id alone and must never present a secret.
+ */
+export class ClientAuthenticator {
+  constructor(private readonly apps: AppStore) {}
+
+  async authenticate(presented: PresentedClient): Promise<AuthenticatedClient> {
+    const app = await this.apps.findByClientId(presented.clientId);
+    const failed = () => this.failure(presented);
+    if (!app) throw failed();
+    if (app.client_type === 'public') {
+      if (presented.method !== 'none') throw failed();
+      return { app, method: 'none' };
+    }
+    if (presented.method === 'none' || !app.client_secret_hash) throw failed();
+    if (!matchesDigest(presented.clientSecret, app.client_secret_hash)) throw failed();
+    return { app, method: presented.method };
+  }
+
+  private failure(presented: PresentedClient): OAuthError {
+    const error = new OAuthError('invalid_client', 'client authentication failed');
+    if (presented.method === 'client_secret_basic') error.challenge = BASIC_CHALLENGE;
+    return error;
+  }
+}

@@ -1,0 +1,46 @@
+import type { NextFunction, Request, Response } from 'express';
+import { classify, sendError } from '../http/errors.js';
+import { BASIC_CHALLENGE } from './clients/client-credentials.js';
+import { OAuthError } from './oauth-error.js';
+
+/** Token responses and errors must never be stored by caches (RFC 6749 §5.1). */
+export function noStore(res: Response): Response {
+  return res.set({ 'Cache-Control': 'no-store', Pragma: 'no-cache' });
+}
+
+export function sendOAuthError(res: Response, error: OAuthError): void {
+  noStore(res);
+  if (error.error === 'invalid_client') {
+    res.set('WWW-Authenticate', error.challenge ?? BASIC_CHALLENGE);
+  } else if (error.challenge) {
+    res.set('WWW-Authenticate', error.challenge);
+  }
+  res.status(error.status).json(error.toJSON());
+}
+
+/**
+ * Error handler for the token-host endpoints: protocol errors in RFC 6749 form, a malformed body
+ * as `invalid_request`, and size or media-type problems in the generic error form.
+ */
+export function oauthErrorHandler(
+  error: unknown,
+  req: Request,
+  res: Response,
+  next: NextFunction,
+): void {
+  if (error instanceof OAuthError) {
+    sendOAuthError(res, error);
+    return;
+  }
+  const known = classify(error as Parameters<typeof classify>[0]);
+  if (known?.status === 400) {
+    sendOAuthError(res, new OAuthError('invalid_request', known.description));
+    return;
+  }
+  if (known) {
+    noStore(res);
+    sendError(req, res, known.status, known.error, known.description);
+    return;
+  }
+  next(error);
+}

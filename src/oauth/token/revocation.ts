@@ -1,0 +1,71 @@
+import { decodeJwt } from 'jose';
+import type { AuditLog } from '../../audit/audit-log.js';
+import type { Clock } from '../../clock.js';
+import type { AppRow } from '../../db/rows.js';
+import { sha256Hex } from '../../security/random.js';
+import type { AccessTokenVerifier } from '../tokens/access-token-verifier.js';
+import type { TokenStore } from '../tokens/token-store.js';
+
+/**
+ * RFC 7009 revocation. A client may revoke only its own tokens; anything else (unknown,
+ * expired, foreign) is silently ignored, as the RFC asks, so the answer never reveals whether a
+ * token exists. Revoking a refresh token revokes its whole family, access tokens included.
+ */
+export class TokenRevocation {
+  constructor(
+    private readonly tokens: TokenStore,
+    private readonly verifier: AccessTokenVerifier,
+    private readonly audit: AuditLog,
+    private readonly clock: Clock,
+  ) {}
+
+  async revoke(client: AppRow, token: string, hint: string | undefined): Promise<void> {
+    const attempts =
+      hint === 'refresh_token'
+        ? [
+            () => this.revokeRefreshToken(client, token),
+            () => this.revokeAccessToken(client, token),
+          ]
+        : [
+            () => this.revokeAccessToken(client, token),
+            () => this.revokeRefreshToken(client, token),
+          ];
+    for (const attempt of attempts) {
+      const revoked = await attempt();
+      if (revoked !== undefined) {
+        this.verifier.forgetAll();
+        await this.audit.record({ type: 'token.revoked', appId: client.id, details: revoked });
+        return;
+      }
+    }
+  }
+
+  private async revokeAccessToken(client: AppRow, token: string) {
+    const jti = jtiOf(token);
+    const record = jti && (await this.tokens.findAccessToken(jti));
+    if (!record || record.app_id !== client.id) return undefined;
+    await this.tokens.revokeAccessToken(record.jti, this.clock.now());
+    return { kind: 'access_token', jti: record.jti };
+  }
+
+  private async revokeRefreshToken(client: AppRow, token: string) {
+    const row = await this.tokens.findRefreshToken(sha256Hex(token));
+    const family = row && (await this.tokens.findFamily(row.family_id));
+    if (!family || family.app_id !== client.id) return undefined;
+    const accessTokens = await this.tokens.revokeFamily(
+      family.id,
+      'revoked_by_client',
+      this.clock.now(),
+    );
+    return { kind: 'refresh_token', familyId: family.id, revokedAccessTokens: accessTokens.length };
+  }
+}
+
+function jtiOf(token: string): string | undefined {
+  try {
+    const { jti } = decodeJwt(token);
+    return typeof jti === 'string' ? jti : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,180 @@
+import express, { Router, type NextFunction, type Request, type Response } from 'express';
+import type { ValidateFunction } from 'ajv';
+import {
+  validateAuthorizationCodeGrant,
+  validateClientCredentialsGrant,
+  validateIntrospectRequest,
+  validateRefreshTokenGrant,
+  validateRevokeRequest,
+} from '../../../generated/validators.cjs';
+import type { AppRow } from '../../db/rows.js';
+import { sendError } from '../../http/errors.js';
+import { validationMessage } from '../../http/openapi-validation.js';
+import type { RateLimiter } from '../../security/rate-limiter.js';
+import type { ClientAuthenticator } from '../clients/client-authenticator.js';
+import { readClientCredentials } from '../clients/client-credentials.js';
+import { OAuthError } from '../oauth-error.js';
+import { noStore, oauthErrorHandler } from '../oauth-responses.js';
+import type { TokenIntrospection } from './introspection.js';
+import type { TokenRevocation } from './revocation.js';
+import type { IssuedTokens, TokenService } from './token-service.js';
+
+export interface TokenRouterDependencies {
+  service: TokenService;
+  revocation: TokenRevocation;
+  introspection: TokenIntrospection;
+  clients: ClientAuthenticator;
+  limiter: RateLimiter;
+  bodyLimitBytes: number;
+}
+
+type FormBody = Record<string, unknown>;
+
+/** POST /oauth/v2/tokens, /oauth/v2/revoke and /oauth/v2/introspect on the API host. */
+export function tokenRouter(deps: TokenRouterDependencies): Router {
+  const { service } = deps;
+  // Each grant validates its form first, so a malformed request costs no database work, and
+  // returns the step that issues tokens once the client is authenticated.
+  const grants: Record<string, (form: FormBody) => (client: AppRow) => Promise<IssuedTokens>> = {
+    authorization_code: grant(validateAuthorizationCodeGrant, (c, r) =>
+      service.authorizationCode(c, r),
+    ),
+    refresh_token: grant(validateRefreshTokenGrant, (c, r) => service.refreshToken(c, r)),
+    client_credentials: grant(validateClientCredentialsGrant, (c, r) =>
+      service.clientCredentials(c, r),
+    ),
+  };
+  const router = Router();
+  const body = [
+    requireFormOrJson,
+    express.urlencoded({ extended: false, limit: deps.bodyLimitBytes }),
+    express.json({ limit: deps.bodyLimitBytes }),
+  ];
+  const authenticate = async (req: Request) =>
+    (await deps.clients.authenticate(readClientCredentials(req.get('authorization'), formOf(req))))
+      .app;
+
+  router.post(
+    '/oauth/v2/tokens',
+    body,
+    rateLimited(deps.limiter),
+    async (req: Request, res: Response) => {
+      const form = formOf(req);
+      const grantType = form.grant_type;
+      if (grantType === undefined)
+        throw new OAuthError('invalid_request', 'grant_type is required');
+      if (typeof grantType !== 'string')
+        throw new OAuthError('invalid_request', 'grant_type must be given only once');
+      const prepare = Object.hasOwn(grants, grantType) ? grants[grantType] : undefined;
+      if (!prepare) {
+        throw new OAuthError(
+          'unsupported_grant_type',
+          `grant_type ${JSON.stringify(grantType)} is not supported; use authorization_code, refresh_token or client_credentials`,
+        );
+      }
+      const issue = prepare(form);
+      const issued = await issue(await authenticate(req));
+      noStore(res).json({ ...issued, convid: req.id });
+    },
+  );
+
+  router.post(
+    '/oauth/v2/revoke',
+    body,
+    rateLimited(deps.limiter),
+    async (req: Request, res: Response) => {
+      const form = validated(validateRevokeRequest, formOf(req));
+      const client = await authenticate(req);
+      await deps.revocation.revoke(client, form.token, form.token_type_hint);
+      noStore(res).status(200).end();
+    },
+  );
+
+  router.post(
+    '/oauth/v2/introspect',
+    body,
+    rateLimited(deps.limiter),
+    async (req: Request, res: Response) => {
+      const form = validated(validateIntrospectRequest, formOf(req));
+      const client = await authenticate(req);
+      if (client.client_type === 'public') {
+        throw new OAuthError(
+          'invalid_client',
+          'introspection is available to confidential clients only',
+        );
+      }
+      noStore(res).json(
+        await deps.introspection.introspect(client, form.token, form.token_type_hint),
+      );
+    },
+  );
+
+  router.use(['/oauth/v2/tokens', '/oauth/v2/revoke', '/oauth/v2/introspect'], oauthErrorHandler);
+  return router;
+}
+
+function grant<T>(
+  validate: ValidateFunction<T>,
+  issue: (client: AppRow, request: T) => Promise<IssuedTokens>,
+) {
+  return (form: FormBody) => {
+    const request = validated(validate, form);
+    return (client: AppRow) => issue(client, request);
+  };
+}
+
+function formOf(req: Request): FormBody {
+  return (req.body ?? {}) as FormBody;
+}
+
+function validated<T>(validate: ValidateFunction<T>, form: FormBody): T {
+  if (!validate(form))
+    throw new OAuthError('invalid_request', validationMessage(validate.errors, form));
+  return form;
+}
+
+function requireFormOrJson(req: Request, res: Response, next: NextFunction): void {
+  if (req.is(['application/x-www-form-urlencoded', 'application/json'])) {
+    next();
+    return;
+  }
+  noStore(res);
+  sendError(
+    req,
+    res,
+    415,
+    'unsupported_media_type',
+    'Content-Type must be application/x-www-form-urlencoded (or application/json)',
+  );
+}
+
+/** Limits requests per client (or per address when no client is named) across all processes. */
+function rateLimited(limiter: RateLimiter) {
+  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    const decision = await limiter.consume(`client:${claimedClientId(req) ?? `ip:${req.ip}`}`);
+    if (decision.allowed) {
+      next();
+      return;
+    }
+    noStore(res).set('Retry-After', String(decision.retryAfterSeconds));
+    sendError(
+      req,
+      res,
+      429,
+      'too_many_requests',
+      `Too many requests; retry in ${decision.retryAfterSeconds} seconds`,
+    );
+  };
+}
+
+/** The client id a request claims to be, before any authentication. */
+function claimedClientId(req: Request): string | undefined {
+  const header = req.get('authorization');
+  if (header?.startsWith('Basic ')) {
+    const decoded = Buffer.from(header.slice(6), 'base64').toString('utf8');
+    const id = decoded.slice(0, Math.max(0, decoded.indexOf(':')));
+    if (id) return id;
+  }
+  const id = formOf(req).client_id;
+  return typeof id === 'string' ? id : undefined;
+}

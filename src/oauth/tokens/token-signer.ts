@@ -1,0 +1,68 @@
+import { randomUUID } from 'node:crypto';
+import { SignJWT } from 'jose';
+import type { Clock } from '../../clock.js';
+import type { SigningKeys } from '../signing-keys/signing-keys.js';
+import { ACCESS_TOKEN_TTL_SECONDS, ID_TOKEN_TTL_SECONDS } from './lifetimes.js';
+
+/** JWT `typ` of access tokens (RFC 9068), which keeps them apart from ID tokens. */
+export const ACCESS_TOKEN_TYPE = 'at+jwt';
+
+export interface AccessTokenClaims {
+  /** `user:<user id>` for the authorization code grant, `app:<client id>` for client credentials. */
+  sub: string;
+  azp: string;
+  scope: string;
+  app_account: string;
+  emp?: string;
+}
+
+export interface IdTokenClaims {
+  sub: string;
+  aud: string;
+  auth_time: number;
+  nonce?: string;
+  email?: string;
+  email_verified?: boolean;
+  employers?: Array<{ id: string; name: string }>;
+}
+
+export interface SignedAccessToken {
+  token: string;
+  jti: string;
+  issuedAt: number;
+  expiresAt: number;
+}
+
+/** Signs access tokens (ES256) and ID tokens (RS256) with the current keys, `kid` in the header. */
+export class TokenSigner {
+  constructor(
+    private readonly keys: SigningKeys,
+    private readonly clock: Clock,
+    private readonly issuer: string,
+  ) {}
+
+  async accessToken(claims: AccessTokenClaims): Promise<SignedAccessToken> {
+    const signer = await this.keys.signer('ES256');
+    const iat = Math.floor(this.clock.now() / 1000);
+    const jti = randomUUID();
+    const token = await new SignJWT({ ...claims })
+      .setProtectedHeader({ alg: signer.alg, kid: signer.kid, typ: ACCESS_TOKEN_TYPE })
+      .setIssuer(this.issuer)
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + ACCESS_TOKEN_TTL_SECONDS)
+      .setJti(jti)
+      .sign(signer.key);
+    return { token, jti, issuedAt: iat * 1000, expiresAt: (iat + ACCESS_TOKEN_TTL_SECONDS) * 1000 };
+  }
+
+  async idToken(claims: IdTokenClaims): Promise<string> {
+    const signer = await this.keys.signer('RS256');
+    const iat = Math.floor(this.clock.now() / 1000);
+    return new SignJWT({ ...claims, azp: claims.aud })
+      .setProtectedHeader({ alg: signer.alg, kid: signer.kid, typ: 'JWT' })
+      .setIssuer(this.issuer)
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + ID_TOKEN_TTL_SECONDS)
+      .sign(signer.key);
+  }
+}

@@ -1,0 +1,116 @@
+import type { Knex } from 'knex';
+import type { AccessTokenRow, RefreshTokenFamilyRow, RefreshTokenRow } from '../../db/rows.js';
+
+type Executor = Knex | Knex.Transaction;
+
+export type RefreshConsumption =
+  | { outcome: 'consumed'; token: RefreshTokenRow; family: RefreshTokenFamilyRow }
+  | { outcome: 'reused'; token: RefreshTokenRow; family: RefreshTokenFamilyRow }
+  | { outcome: 'expired' | 'revoked'; family: RefreshTokenFamilyRow }
+  | { outcome: 'unknown' };
+
+/** SQL for issued access-token records and refresh-token families. */
+export class TokenStore {
+  constructor(private readonly db: Executor) {}
+
+  inTransaction<T>(work: (store: TokenStore) => Promise<T>): Promise<T> {
+    return this.db.transaction((trx) => work(new TokenStore(trx)));
+  }
+
+  async insertAccessToken(row: AccessTokenRow): Promise<void> {
+    await this.db('access_tokens').insert(row);
+  }
+
+  findAccessToken(jti: string): Promise<AccessTokenRow | undefined> {
+    return this.db('access_tokens').where({ jti }).first();
+  }
+
+  async revokeAccessToken(jti: string, at: number): Promise<number> {
+    return this.db('access_tokens')
+      .where({ jti })
+      .whereNull('revoked_at')
+      .update({ revoked_at: at });
+  }
+
+  async insertFamily(row: RefreshTokenFamilyRow): Promise<void> {
+    await this.db('refresh_token_families').insert(row);
+  }
+
+  async insertRefreshToken(row: RefreshTokenRow): Promise<void> {
+    await this.db('refresh_tokens').insert(row);
+  }
+
+  findRefreshToken(tokenHash: string): Promise<RefreshTokenRow | undefined> {
+    return this.db('refresh_tokens').where({ token_hash: tokenHash }).first();
+  }
+
+  findFamily(id: string): Promise<RefreshTokenFamilyRow | undefined> {
+    return this.db('refresh_token_families').where({ id }).first();
+  }
+
+  /**
+   * Marks a refresh token used in one conditional UPDATE (unused, unexpired, family not
+   * revoked), so that of two concurrent refreshes with one token exactly one succeeds.
+   */
+  async consumeRefreshToken(tokenHash: string, now: number): Promise<RefreshConsumption> {
+    const updated = await this.db('refresh_tokens')
+      .where({ token_hash: tokenHash })
+      .whereNull('consumed_at')
+      .where('expires_at', '>', now)
+      .whereNotExists((query) =>
+        query
+          .from('refresh_token_families as f')
+          .whereRaw('f.id = refresh_tokens.family_id')
+          .whereNotNull('f.revoked_at'),
+      )
+      .update({ consumed_at: now });
+    const token = await this.findRefreshToken(tokenHash);
+    if (!token) return { outcome: 'unknown' };
+    const family = await this.findFamily(token.family_id);
+    if (!family) return { outcome: 'unknown' };
+    if (updated === 1) return { outcome: 'consumed', token, family };
+    if (family.revoked_at !== null) return { outcome: 'revoked', family };
+    if (token.consumed_at !== null) return { outcome: 'reused', token, family };
+    return { outcome: 'expired', family };
+  }
+
+  /** Revokes a family: its refresh tokens stop working and so do the access tokens from it. */
+  async revokeFamily(familyId: string, reason: string, at: number): Promise<string[]> {
+    await this.db('refresh_token_families')
+      .where({ id: familyId })
+      .whereNull('revoked_at')
+      .update({ revoked_at: at, revoked_reason: reason });
+    return this.revokeAccessTokensWhere({ refresh_family_id: familyId }, at);
+  }
+
+  /** Revokes everything issued from one authorization code (after the code was replayed). */
+  async revokeIssuedFromCode(codeHash: string, reason: string, at: number): Promise<string[]> {
+    const families: Array<{ id: string }> = await this.db('refresh_token_families')
+      .where({ auth_code_hash: codeHash })
+      .select('id');
+    const revoked: string[] = [];
+    for (const family of families)
+      revoked.push(...(await this.revokeFamily(family.id, reason, at)));
+    revoked.push(...(await this.revokeAccessTokensWhere({ auth_code_hash: codeHash }, at)));
+    return revoked;
+  }
+
+  private async revokeAccessTokensWhere(
+    where: Partial<AccessTokenRow>,
+    at: number,
+  ): Promise<string[]> {
+    const rows: Array<{ jti: string }> = await this.db('access_tokens')
+      .where(where)
+      .whereNull('revoked_at')
+      .select('jti');
+    if (rows.length) {
+      await this.db('access_tokens')
+        .whereIn(
+          'jti',
+          rows.map((row) => row.jti),
+        )
+        .update({ revoked_at: at });
+    }
+    return rows.map((row) => row.jti);
+  }
+}
