@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { Router, type Request, type Response } from 'express';
 import type { Config } from '../../config.js';
 import type { SigningKeys } from '../signing-keys/signing-keys.js';
 import { serverMetadata } from './server-metadata.js';
@@ -7,7 +7,7 @@ import { serverMetadata } from './server-metadata.js';
 export function discoveryRouter(config: Config, keys: SigningKeys): Router {
   const router = Router();
   const metadata = serverMetadata(config);
-  const sendMetadata = (_req: unknown, res: import('express').Response) => {
+  const sendMetadata = (_req: Request, res: Response) => {
     res.set('Cache-Control', 'public, max-age=300').json(metadata);
   };
   router.get('/.well-known/openid-configuration', sendMetadata);
