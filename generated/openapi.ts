@@ -519,7 +519,10 @@ export interface components {
             keys: components["schemas"]["PublicJsonWebKey"][];
         };
         /** @description A public signing key. */
-        PublicJsonWebKey: components["schemas"]["EcPublicJsonWebKey"] | components["schemas"]["RsaPublicJsonWebKey"];
+        PublicJsonWebKey: {
+            /** @enum {string} */
+            kty: "EC" | "RSA";
+        } & (components["schemas"]["EcPublicJsonWebKey"] | components["schemas"]["RsaPublicJsonWebKey"]);
         /** @description EC P-256 key that verifies ES256 access tokens. */
         EcPublicJsonWebKey: {
             /**

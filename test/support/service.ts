@@ -1,3 +1,4 @@
+import type { Clock } from '../../src/clock.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { BearerAuthenticator } from '../../src/graphql/gateway.js';
 import { startService, type RunningService } from '../../src/server.js';
@@ -9,7 +10,7 @@ export const TEST_KEY_ENCRYPTION_SECRET = 'test-key-encryption-secret-0123456789
 /** Starts the real service on an ephemeral port against a test database. */
 export async function startTestService(
   database: TestDatabase,
-  options: { authenticate?: BearerAuthenticator; env?: Record<string, string> } = {},
+  options: { authenticate?: BearerAuthenticator; env?: Record<string, string>; clock?: Clock } = {},
 ): Promise<RunningService & { config: Config }> {
   const config: Config = {
     ...loadConfig({
@@ -25,6 +26,7 @@ export async function startTestService(
     config,
     logger: silentLogger,
     authenticate: options.authenticate,
+    clock: options.clock,
   });
   return { ...service, config };
 }
