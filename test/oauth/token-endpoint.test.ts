@@ -431,6 +431,26 @@ describeEachDialect('token endpoint and protected resources', (database) => {
       assert.equal(email.body.error, 'invalid_scope');
     });
 
+    it('accepts a JSON body as well as a form', async () => {
+      const response = await fetch(`${service.url}/oauth/v2/tokens`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...asClient() },
+        body: JSON.stringify({
+          grant_type: 'client_credentials',
+          scope: 'employer_access',
+          employer: tenant.employer.id,
+        }),
+      });
+      assert.equal(response.status, 200);
+      assert.equal((await response.json()).scope, 'employer_access');
+      const text = await fetch(`${service.url}/oauth/v2/tokens`, {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain', ...asClient() },
+        body: 'grant_type=client_credentials',
+      });
+      assert.equal(text.status, 415);
+    });
+
     it('gives userinfo 403 for an app token, and appinfo 403 for a user token', async () => {
       const app = await token(
         { grant_type: 'client_credentials', scope: 'employer_access' },
