@@ -1,9 +1,21 @@
+import { createServer, type AddressInfo } from 'node:net';
 import type { Clock } from '../../src/clock.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { BearerAuthenticator } from '../../src/graphql/gateway.js';
 import { startService, type RunningService } from '../../src/server.js';
 import type { TestDatabase } from './databases.js';
 import { silentLogger } from './logger.js';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
 
 export const TEST_KEY_ENCRYPTION_SECRET = 'test-key-encryption-secret-0123456789abcdef';
 
@@ -12,10 +24,13 @@ export async function startTestService(
   database: TestDatabase,
   options: { authenticate?: BearerAuthenticator; env?: Record<string, string>; clock?: Clock } = {},
 ): Promise<RunningService & { config: Config }> {
+  // A concrete port, so that AUTH_URL (the issuer real OAuth clients check) is the real address.
+  const port = String(await freePort());
   const config: Config = {
     ...loadConfig({
       HOST: '127.0.0.1',
-      PORT: '0',
+      PORT: port,
+      AUTH_URL: `http://127.0.0.1:${port}`,
       LOG_LEVEL: 'silent',
       KEY_ENCRYPTION_SECRET: TEST_KEY_ENCRYPTION_SECRET,
       ...options.env,

@@ -1,0 +1,78 @@
+import { existsSync } from 'node:fs';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+
+/** Debian's Chromium, headless; tests never download a browser. Null when it is not installed. */
+export async function launchChromium(): Promise<Browser | null> {
+  if (!existsSync(CHROMIUM_PATH)) {
+    console.log(
+      `      ! ${CHROMIUM_PATH} is missing (apt-get install chromium): skipping browser tests`,
+    );
+    return null;
+  }
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-sync',
+    ],
+  });
+}
+
+/**
+ * Answers navigations to a client's redirect URI inside the browser and resolves with the URL
+ * the authorization server sent the user to, so no client web server is needed.
+ */
+export function captureRedirect(page: Page, redirectUri: string): Promise<URL> {
+  return new Promise((resolve) => {
+    void page.route(`${redirectUri}**`, async (route) => {
+      resolve(new URL(route.request().url()));
+      await route.fulfill({ status: 200, contentType: 'text/plain', body: 'signed in' });
+    });
+  });
+}
+
+/**
+ * Plays the user: signs in, then answers whichever page comes next (consent, employer
+ * selection) until the browser reaches the client's redirect URI. A remembered consent simply
+ * skips its page.
+ */
+export async function completeAuthorization(
+  page: Page,
+  redirected: Promise<URL>,
+  options: { email: string; password: string; employerName?: string | null },
+): Promise<URL> {
+  await page.getByLabel('Email').fill(options.email);
+  await page.getByLabel('Password').fill(options.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  const allow = page.getByRole('button', { name: 'Allow' });
+  const choose = page.getByRole('button', { name: 'Continue' });
+  for (;;) {
+    const next = await Promise.race([
+      redirected.then((url) => ({ done: url })),
+      allow
+        .or(choose)
+        .first()
+        .waitFor()
+        .then(() => ({ done: null })),
+    ]);
+    if (next.done) return next.done;
+    if (await allow.isVisible()) {
+      await allow.click();
+      continue;
+    }
+    if (options.employerName === null || options.employerName === undefined) {
+      await page.getByLabel('Continue without an employer').check();
+    } else {
+      await page.getByRole('radio', { name: options.employerName }).check();
+    }
+    await choose.click();
+    return redirected;
+  }
+}
