@@ -128,6 +128,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
         codes,
         audit,
         signInLimiter: new RateLimiter(db, 'sign-in', config.rateLimits.signIn),
+        formSecret: keyEncryptionSecret,
       }),
     ],
   });

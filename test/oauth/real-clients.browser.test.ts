@@ -3,6 +3,7 @@ import * as oauth from 'oauth4webapi';
 import * as client from 'openid-client';
 import type { Browser } from 'playwright-core';
 import { systemClock } from '../../src/clock.js';
+import { contractChecks, contractFetch } from '../support/contract-fetch.js';
 import { captureRedirect, completeAuthorization, launchChromium } from '../support/browser.js';
 import { describeEachDialect } from '../support/databases.js';
 import {
@@ -14,18 +15,27 @@ import {
 import { startTestService } from '../support/service.js';
 
 const SCOPE = 'openid email offline_access employer_access';
-const insecure = { [oauth.allowInsecureRequests]: true } as const;
+let insecure: {
+  [oauth.allowInsecureRequests]: true;
+  [oauth.customFetch]: ReturnType<typeof contractFetch>;
+};
 
 describeEachDialect('hosted-platform client libraries, unchanged', (database) => {
   let browser: Browser | null;
   let service: Awaited<ReturnType<typeof startTestService>>;
   let tenant: OAuthTenant;
+  let checksBefore = 0;
 
   before(async function () {
     browser = await launchChromium();
     if (!browser) this.skip();
+    checksBefore = contractChecks();
     service = await startTestService(database());
     tenant = await createOAuthTenant(database().db, systemClock, 'ada');
+    insecure = {
+      [oauth.allowInsecureRequests]: true,
+      [oauth.customFetch]: contractFetch(service.config.authUrl),
+    };
   });
   after(async () => {
     await browser?.close();
@@ -52,7 +62,7 @@ describeEachDialect('hosted-platform client libraries, unchanged', (database) =>
   async function interviewQueryStatus(
     accessToken: string,
   ): Promise<{ status: number; code?: string }> {
-    const response = await fetch(`${service.url}/graphql`, {
+    const response = await contractFetch(service.config.authUrl)(`${service.url}/graphql`, {
       method: 'POST',
       headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' },
       body: JSON.stringify({
@@ -71,6 +81,7 @@ describeEachDialect('hosted-platform client libraries, unchanged', (database) =>
       client.ClientSecretBasic(tenant.app.secret),
       { execute: [client.allowInsecureRequests] },
     );
+    config[client.customFetch] = contractFetch(service.config.authUrl);
     client.enableNonRepudiationChecks(config);
     const verifier = client.randomPKCECodeVerifier();
     const state = client.randomState();
@@ -141,6 +152,7 @@ describeEachDialect('hosted-platform client libraries, unchanged', (database) =>
       undefined,
       { execute: [client.allowInsecureRequests] },
     );
+    config[client.customFetch] = contractFetch(service.config.authUrl);
     const verifier = client.randomPKCECodeVerifier();
     const state = client.randomState();
     const url = client.buildAuthorizationUrl(config, {
@@ -230,11 +242,16 @@ describeEachDialect('hosted-platform client libraries, unchanged', (database) =>
       insecure,
     );
     const appToken = await oauth.processClientCredentialsResponse(as, oauthClient, ccResponse);
-    const appinfo = await fetch(`${service.config.authUrl}/v2/api/appinfo`, {
+    const appinfo = await contractFetch(service.config.authUrl)(`${service.config.authUrl}/v2/api/appinfo`, {
       headers: { authorization: `Bearer ${appToken.access_token}` },
     });
     assert.deepEqual(await appinfo.json(), {
       employers: [{ id: tenant.employer.id, name: tenant.employer.name }],
     });
+  });
+
+  it('checked every response the client libraries received against openapi.yaml', () => {
+    const checked = contractChecks() - checksBefore;
+    assert.ok(checked >= 10, `only ${checked} responses checked`);
   });
 });

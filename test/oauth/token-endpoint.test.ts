@@ -442,7 +442,7 @@ describeEachDialect('token endpoint and protected resources', (database) => {
         }),
       });
       assert.equal(response.status, 200);
-      assert.equal((await response.json()).scope, 'employer_access');
+      assert.equal(((await response.json()) as { scope: string }).scope, 'employer_access');
       const text = await fetch(`${service.url}/oauth/v2/tokens`, {
         method: 'POST',
         headers: { 'content-type': 'text/plain', ...asClient() },

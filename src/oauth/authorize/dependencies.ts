@@ -18,4 +18,11 @@ export interface AuthorizeDependencies {
   audit: AuditLog;
   /** Counts failed sign-ins per client IP and email. */
   signInLimiter: RateLimiter;
+  /**
+   * Secret from which the key of pre-sign-in CSRF tokens is derived. Defaults to
+   * config.keyEncryptionSecret (mandatory in production); without either, each process draws a
+   * random key, so a sign-in form shown before a restart is refused after it. The composition
+   * root can pass the resolved key-encryption secret here.
+   */
+  formSecret?: string;
 }

@@ -1,0 +1,125 @@
+import { randomUUID } from 'node:crypto';
+import type { Knex } from 'knex';
+import type { AccountStore } from '../../accounts/account-store.js';
+import type { AuditLog } from '../../audit/audit-log.js';
+import type { Clock } from '../../clock.js';
+import type { EmployerRow } from '../../db/rows.js';
+import type { BrowserSession } from '../../sessions/sessions.js';
+import type { AuthorizationCodes } from '../authorization-codes.js';
+import { hasScope } from '../scopes.js';
+import type { AuthorizationRequest } from './authorization-request.js';
+import { ConsentStore } from './consent-store.js';
+
+/** What a signed-in user sees next for a valid authorization request. */
+export type NextStep =
+  | { step: 'consent' }
+  | { step: 'select-employer'; employers: EmployerRow[] }
+  | { step: 'issue-code' };
+
+/** The employer a user picked on the selection page: one of theirs, or none. */
+export type EmployerChoice = { employerId: string | null };
+
+export interface AuthorizationFlowDependencies {
+  db: Knex;
+  clock: Clock;
+  accounts: AccountStore;
+  codes: AuthorizationCodes;
+  audit: AuditLog;
+}
+
+/**
+ * The rules between sign-in and the code: remembered consent, the employer choice and the code
+ * grant. It knows neither HTTP nor pages; the router renders what it decides.
+ */
+export class AuthorizationFlow {
+  private readonly consents: ConsentStore;
+
+  constructor(private readonly deps: AuthorizationFlowDependencies) {
+    this.consents = new ConsentStore(deps.db);
+  }
+
+  async nextStep(request: AuthorizationRequest, session: BrowserSession): Promise<NextStep> {
+    if (!(await this.consents.has(session.userId, request.app.id, request.scope))) {
+      return { step: 'consent' };
+    }
+    if (request.selectEmployer && hasScope(request.scope, 'employer_access')) {
+      const employers = await this.employersOf(session.userId);
+      if (employers.length > 0) return { step: 'select-employer', employers };
+    }
+    return { step: 'issue-code' };
+  }
+
+  /** Remembers the user's consent to this app and scope set, with its audit entry. */
+  async grantConsent(
+    request: AuthorizationRequest,
+    session: BrowserSession,
+    ip: string,
+  ): Promise<void> {
+    await this.deps.db.transaction(async (trx) => {
+      await new ConsentStore(trx).remember({
+        id: randomUUID(),
+        user_id: session.userId,
+        app_id: request.app.id,
+        scope_set: request.scope,
+        granted_at: this.deps.clock.now(),
+      });
+      await this.deps.audit.record(
+        {
+          type: 'consent.granted',
+          actorUserId: session.userId,
+          appId: request.app.id,
+          ip,
+          details: { scope: request.scope },
+        },
+        trx,
+      );
+    });
+  }
+
+  async denyConsent(request: AuthorizationRequest, session: BrowserSession, ip: string) {
+    await this.deps.audit.record({
+      type: 'consent.denied',
+      actorUserId: session.userId,
+      appId: request.app.id,
+      ip,
+      details: { scope: request.scope },
+    });
+  }
+
+  /**
+   * Reads the selection form's value: the empty string means "continue without an employer";
+   * anything else must be an employer the user belongs to. Undefined means the choice is invalid.
+   */
+  async employerChoice(
+    session: BrowserSession,
+    submitted: string | undefined,
+  ): Promise<EmployerChoice | undefined> {
+    if (submitted === undefined) return undefined;
+    if (submitted === '') return { employerId: null };
+    const membership = await this.deps.accounts.findMembership(session.userId, submitted);
+    return membership ? { employerId: membership.employer_id } : undefined;
+  }
+
+  /** Stores a single-use code for the request and returns it (it appears only in the redirect). */
+  issueCode(
+    request: AuthorizationRequest,
+    session: BrowserSession,
+    choice: EmployerChoice = { employerId: null },
+  ): Promise<string> {
+    return this.deps.codes.issue({
+      app_id: request.app.id,
+      user_id: session.userId,
+      redirect_uri: request.redirectUri,
+      scope: request.scope,
+      code_challenge: request.codeChallenge,
+      code_challenge_method: request.codeChallengeMethod,
+      nonce: request.nonce,
+      employer_id: choice.employerId,
+      auth_time: session.createdAt,
+    });
+  }
+
+  async employersOf(userId: string): Promise<EmployerRow[]> {
+    return (await this.deps.accounts.listEmployersOfUser(userId)).map(({ employer }) => employer);
+  }
+}

@@ -1,0 +1,98 @@
+import type { Knex } from 'knex';
+import type { AccountStore } from '../../accounts/account-store.js';
+import type { AuditLog } from '../../audit/audit-log.js';
+import { hashPassword, MAX_PASSWORD_LENGTH, verifyPassword } from '../../security/passwords.js';
+import { sha256Hex } from '../../security/random.js';
+import type { RateLimiter } from '../../security/rate-limiter.js';
+import type { BrowserSessions, NewSession } from '../../sessions/sessions.js';
+
+export interface SignInAttempt {
+  email: string;
+  password: string;
+  /** The client's IP address: half of the rate-limit key, and recorded in the audit trail. */
+  ip: string;
+  /** The app the user is signing in for. */
+  appId: string;
+}
+
+export type SignInOutcome =
+  | { outcome: 'signed-in'; created: NewSession }
+  /** Wrong email or password; deliberately not saying which. */
+  | { outcome: 'invalid' }
+  | { outcome: 'rate-limited'; retryAfterSeconds: number };
+
+export interface SignInDependencies {
+  db: Knex;
+  accounts: AccountStore;
+  sessions: BrowserSessions;
+  limiter: RateLimiter;
+  audit: AuditLog;
+}
+
+/**
+ * Email-and-password sign-in. Failed attempts are counted per client IP and email; once the
+ * limit is reached further attempts are refused before any password is checked. An unknown email
+ * costs the same scrypt work as a wrong password, so timing does not reveal which accounts exist.
+ * Neither the password nor the typed email is written to the audit trail.
+ */
+export class SignIn {
+  private decoyHash: Promise<string> | undefined;
+
+  constructor(private readonly deps: SignInDependencies) {}
+
+  async attempt(attempt: SignInAttempt): Promise<SignInOutcome> {
+    const { limiter, audit } = this.deps;
+    const key = rateLimitKey(attempt.ip, attempt.email);
+    const blocked = await limiter.isBlocked(key);
+    if (!blocked.allowed) return this.rateLimited(attempt, blocked.retryAfterSeconds);
+
+    const user = await this.deps.accounts.findUserByEmail(attempt.email.trim());
+    const passwordOk = await this.checkPassword(attempt.password, user?.password_hash);
+    if (!user || !passwordOk) {
+      const counted = await limiter.consume(key);
+      await audit.record({
+        type: 'sign_in.failed',
+        actorUserId: user?.id ?? null,
+        appId: attempt.appId,
+        ip: attempt.ip,
+        details: { reason: user ? 'wrong_password' : 'unknown_email' },
+      });
+      if (!counted.allowed) return this.rateLimited(attempt, counted.retryAfterSeconds);
+      return { outcome: 'invalid' };
+    }
+
+    await limiter.reset(key);
+    const created = await this.deps.db.transaction(async (trx) => {
+      const session = await this.deps.sessions.create(user.id, trx);
+      await audit.record(
+        { type: 'sign_in.succeeded', actorUserId: user.id, appId: attempt.appId, ip: attempt.ip },
+        trx,
+      );
+      return session;
+    });
+    return { outcome: 'signed-in', created };
+  }
+
+  private async rateLimited(attempt: SignInAttempt, retryAfterSeconds: number) {
+    await this.deps.audit.record({
+      type: 'sign_in.rate_limited',
+      appId: attempt.appId,
+      ip: attempt.ip,
+      details: { retry_after_seconds: retryAfterSeconds },
+    });
+    return { outcome: 'rate-limited' as const, retryAfterSeconds };
+  }
+
+  /** Runs scrypt even without a user (against a decoy hash) so both failures take as long. */
+  private async checkPassword(password: string, storedHash: string | undefined): Promise<boolean> {
+    if (password.length > MAX_PASSWORD_LENGTH) return false;
+    this.decoyHash ??= hashPassword('decoy password that matches no account');
+    const ok = await verifyPassword(password, storedHash ?? (await this.decoyHash));
+    return storedHash !== undefined && ok;
+  }
+}
+
+/** Client IP plus the lower-cased email, the email digested so the key stays short and private. */
+function rateLimitKey(ip: string, email: string): string {
+  return `${ip}|${sha256Hex(email.trim().toLowerCase())}`;
+}

@@ -1,0 +1,27 @@
+import type { Knex } from 'knex';
+import type { BrowserSessionRow } from '../db/rows.js';
+
+type Executor = Knex | Knex.Transaction;
+
+/** SQL for browser sessions. Rows are keyed by the SHA-256 of the session id, never the id. */
+export class SessionStore {
+  constructor(private readonly db: Executor) {}
+
+  async insert(row: BrowserSessionRow): Promise<void> {
+    await this.db('browser_sessions').insert(row);
+  }
+
+  async findByIdHash(idHash: string): Promise<BrowserSessionRow | undefined> {
+    return this.db('browser_sessions').where({ id_hash: idHash }).first();
+  }
+
+  async touch(idHash: string, lastSeenAt: number): Promise<void> {
+    await this.db('browser_sessions')
+      .where({ id_hash: idHash })
+      .update({ last_seen_at: lastSeenAt });
+  }
+
+  async delete(idHash: string): Promise<void> {
+    await this.db('browser_sessions').where({ id_hash: idHash }).delete();
+  }
+}
