@@ -242,9 +242,12 @@ describeEachDialect('hosted-platform client libraries, unchanged', (database) =>
       insecure,
     );
     const appToken = await oauth.processClientCredentialsResponse(as, oauthClient, ccResponse);
-    const appinfo = await contractFetch(service.config.authUrl)(`${service.config.authUrl}/v2/api/appinfo`, {
-      headers: { authorization: `Bearer ${appToken.access_token}` },
-    });
+    const appinfo = await contractFetch(service.config.authUrl)(
+      `${service.config.authUrl}/v2/api/appinfo`,
+      {
+        headers: { authorization: `Bearer ${appToken.access_token}` },
+      },
+    );
     assert.deepEqual(await appinfo.json(), {
       employers: [{ id: tenant.employer.id, name: tenant.employer.name }],
     });
