@@ -1,28 +1,18 @@
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { AccountService } from '../../src/accounts/account-service.js';
 import { AccountStore } from '../../src/accounts/account-store.js';
 import { AppService } from '../../src/accounts/app-service.js';
 import { AppStore } from '../../src/accounts/app-store.js';
 import { systemClock } from '../../src/clock.js';
 import type { EmployerRow } from '../../src/db/rows.js';
+import { launchChromium } from '../support/browser.js';
 import { createTestDatabase, type TestDatabase } from '../support/databases.js';
 import { startTestService } from '../support/service.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-  '--disable-sync',
-];
 const PASSWORD = 'correct horse battery staple';
 const STATE = 'return to /jobs?id=7 & tab=2 ✓';
 
@@ -51,10 +41,9 @@ describe('authorization pages in Chromium [sqlite]', function () {
   let employers: EmployerRow[];
 
   before(async function () {
-    if (!existsSync(CHROMIUM)) {
-      console.log(`      ! ${CHROMIUM} does not exist; skipping the browser tests`);
-      this.skip();
-    }
+    const launched = await launchChromium();
+    if (!launched) this.skip();
+    browser = launched;
     database = await createTestDatabase('sqlite');
     service = await startTestService(database);
     clientApp = await startClientApp();
@@ -77,7 +66,6 @@ describe('authorization pages in Chromium [sqlite]', function () {
       redirectUris: [clientApp.redirectUri],
     });
     clientId = created.app.client_id;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   });
 
   after(async () => {

@@ -1,7 +1,7 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { components } from '../../../generated/openapi.js';
 import type { AccountStore } from '../../accounts/account-store.js';
-import type { AuditLog } from '../../audit/audit-log.js';
+import type { AuditEntry, AuditLog } from '../../audit/audit-log.js';
 import type { Clock } from '../../clock.js';
 import type { AppRow, AuthorizationCodeRow, UserRow } from '../../db/rows.js';
 import { randomToken, sha256Hex } from '../../security/random.js';
@@ -38,23 +38,21 @@ export class TokenService {
   constructor(private readonly deps: TokenServiceDependencies) {}
 
   async authorizationCode(client: AppRow, request: AuthorizationCodeGrant): Promise<IssuedTokens> {
-    const { codes, tokens, audit, clock } = this.deps;
+    const { codes, tokens, clock } = this.deps;
     const consumed = await codes.consume(request.code);
     if (consumed.outcome === 'unknown') {
       throw new OAuthError('invalid_grant', 'code is invalid or expired');
     }
     const code = consumed.code;
     if (consumed.outcome === 'replayed') {
-      const revoked = await tokens.revokeIssuedFromCode(code.code_hash, 'code_replay', clock.now());
-      this.deps.verifier.forgetAll();
-      await audit.record({
-        type: 'code.replayed',
-        actorUserId: code.user_id,
-        appId: code.app_id,
-        details: { revokedAccessTokens: revoked.length, presentedBy: client.client_id },
-      });
-      throw new OAuthError(
-        'invalid_grant',
+      throw await this.revokeAfterReplay(
+        () => tokens.revokeIssuedFromCode(code.code_hash, 'code_replay', clock.now()),
+        {
+          type: 'code.replayed',
+          actorUserId: code.user_id,
+          appId: code.app_id,
+          details: { presentedBy: client.client_id },
+        },
         'code has already been used; every token issued from it has been revoked',
       );
     }
@@ -104,7 +102,7 @@ export class TokenService {
   }
 
   async refreshToken(client: AppRow, request: RefreshTokenGrant): Promise<IssuedTokens> {
-    const { tokens, audit, clock } = this.deps;
+    const { tokens, clock } = this.deps;
     const tokenHash = sha256Hex(request.refresh_token);
     // The presenting client is checked before anything is consumed, so a token presented by
     // the wrong client leaves the rightful client's session intact.
@@ -130,16 +128,14 @@ export class TokenService {
     });
 
     if (outcome === 'reused') {
-      const revoked = await tokens.revokeFamily(family.id, 'refresh_token_reuse', clock.now());
-      this.deps.verifier.forgetAll();
-      await audit.record({
-        type: 'refresh_token.reused',
-        actorUserId: user.id,
-        appId: client.id,
-        details: { familyId: family.id, revokedAccessTokens: revoked.length },
-      });
-      throw new OAuthError(
-        'invalid_grant',
+      throw await this.revokeAfterReplay(
+        () => tokens.revokeFamily(family.id, 'refresh_token_reuse', clock.now()),
+        {
+          type: 'refresh_token.reused',
+          actorUserId: user.id,
+          appId: client.id,
+          details: { familyId: family.id },
+        },
         'refresh_token has already been used; every token of its family has been revoked',
       );
     }
@@ -210,6 +206,24 @@ export class TokenService {
       expires_in: ACCESS_TOKEN_TTL_SECONDS,
       scope,
     };
+  }
+
+  /**
+   * A used code or refresh token came back: it may have been stolen, so everything issued from
+   * it is revoked (and forgotten by this process's verifier cache) before the request is refused.
+   */
+  private async revokeAfterReplay(
+    revoke: () => Promise<string[]>,
+    entry: AuditEntry & { details: Record<string, unknown> },
+    description: string,
+  ): Promise<OAuthError> {
+    const revoked = await revoke();
+    this.deps.verifier.forgetAll();
+    await this.deps.audit.record({
+      ...entry,
+      details: { ...entry.details, revokedAccessTokens: revoked.length },
+    });
+    return new OAuthError('invalid_grant', description);
   }
 
   private async requireUser(userId: string): Promise<UserRow> {
