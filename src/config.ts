@@ -72,7 +72,7 @@ export interface Config {
   rateLimits: {
     /** Failed sign-ins allowed per client IP and email within the window. */
     signIn: RateLimit;
-    /** Token endpoint requests allowed per client (or per IP without one) within the window. */
+    /** Token endpoint requests allowed per client address and client id within the window. */
     token: RateLimit;
   };
   /** How long a verified access token is trusted without a revocation check (0 disables). */

@@ -148,10 +148,14 @@ function requireFormOrJson(req: Request, res: Response, next: NextFunction): voi
   );
 }
 
-/** Limits requests per client (or per address when no client is named) across all processes. */
+/**
+ * Limits requests per client address and claimed client id, across all processes. The address
+ * is part of the key so that nobody can use up another client's budget by sending requests in
+ * its name (client secrets are 256-bit random strings, so guessing them is not the threat).
+ */
 function rateLimited(limiter: RateLimiter) {
   return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    const decision = await limiter.consume(`client:${claimedClientId(req) ?? `ip:${req.ip}`}`);
+    const decision = await limiter.consume(`${req.ip}|${claimedClientId(req) ?? '-'}`);
     if (decision.allowed) {
       next();
       return;
