@@ -4,9 +4,12 @@ import { createHttpApp } from './app.js';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
-import type { ContextFactory } from './graphql/context.js';
+import type { ContextFactory, InterviewServices } from './graphql/context.js';
 import type { BearerAuthenticator } from './graphql/gateway.js';
 import { buildSchema } from './graphql/schema.js';
+import { EventFinder } from './interviews/event-finder.js';
+import { EventWriteStore } from './interviews/event-write-store.js';
+import { InterviewScheduler } from './interviews/interview-scheduler.js';
 import { createInterviewLoaders } from './interviews/loaders.js';
 import { InterviewReadStore } from './interviews/read-store.js';
 import { interviewResolvers } from './interviews/resolvers/index.js';
@@ -94,9 +97,14 @@ export async function startService(options: StartOptions): Promise<RunningServic
 
   const interviewReads = new InterviewReadStore(db);
   const lobbyTokenBox = new SecretBox(keyEncryptionSecret, 'lobby-tokens');
+  const interviews: InterviewServices = {
+    scheduler: new InterviewScheduler(new EventWriteStore(db), accounts, lobbyTokenBox, clock),
+    finder: new EventFinder(db, keyEncryptionSecret),
+  };
   const createGraphQLContext: ContextFactory = (request) => ({
     ...request,
     loaders: createInterviewLoaders(interviewReads, lobbyTokenBox, config.publicUrl),
+    interviews,
   });
 
   let shuttingDown = false;

@@ -1,4 +1,6 @@
 import type { Logger } from 'pino';
+import type { EventFinder } from '../interviews/event-finder.js';
+import type { InterviewScheduler } from '../interviews/interview-scheduler.js';
 import type { InterviewLoaders } from '../interviews/loaders.js';
 
 import type { Principal } from '../oauth/principal.js';
@@ -14,6 +16,13 @@ export type GraphQLContext = {
   logger: Logger;
   principal: Principal;
   loaders: InterviewLoaders;
+  interviews: InterviewServices;
+};
+
+/** The Interview API's services; shared by all requests (they hold no per-request state). */
+export type InterviewServices = {
+  scheduler: InterviewScheduler;
+  finder: EventFinder;
 };
 
 /** Builds the context of one request once its bearer token has been verified. */

@@ -1,18 +1,29 @@
 import type { MutationResolvers } from '../../../generated/graphql.js';
+import type { Principal } from '../../oauth/principal.js';
+import type { Scheduler } from '../interview-scheduler.js';
 import { requireEmployer } from './employer-scope.js';
-import { notServedYet } from './not-served-yet.js';
 
 export const Mutation: MutationResolvers = {
-  createVirtualInterviewEvent: (_root, _args, context) => {
-    requireEmployer(context);
-    return notServedYet('createVirtualInterviewEvent');
+  createVirtualInterviewEvent: async (_root, { input }, context) => {
+    const employerId = requireEmployer(context);
+    const event = await context.interviews.scheduler.create(
+      employerId,
+      schedulerOf(context.principal),
+      input,
+    );
+    return { event };
   },
-  updateVirtualInterviewEvent: (_root, _args, context) => {
-    requireEmployer(context);
-    return notServedYet('updateVirtualInterviewEvent');
-  },
-  cancelVirtualInterviewEvent: (_root, _args, context) => {
-    requireEmployer(context);
-    return notServedYet('cancelVirtualInterviewEvent');
-  },
+  updateVirtualInterviewEvent: async (_root, { input }, context) => ({
+    event: await context.interviews.scheduler.update(requireEmployer(context), input),
+  }),
+  cancelVirtualInterviewEvent: async (_root, { input }, context) => ({
+    event: await context.interviews.scheduler.cancel(requireEmployer(context), input.id),
+  }),
 };
+
+/** The creator added to every new event: the signed-in user, or the app's owner. */
+function schedulerOf(principal: Principal): Scheduler {
+  return principal.kind === 'user'
+    ? { userId: principal.userId, appId: principal.appId }
+    : { userId: principal.ownerUserId, appId: principal.appId };
+}

@@ -1,7 +1,6 @@
 import { GraphQLError } from 'graphql';
 import type { QueryResolvers } from '../../../generated/graphql.js';
 import { requireEmployer } from './employer-scope.js';
-import { notServedYet } from './not-served-yet.js';
 
 /** Most ids one virtualInterviewEvents request may ask for. */
 export const MAX_EVENT_IDS = 100;
@@ -22,8 +21,8 @@ export const Query: QueryResolvers = {
       ),
     };
   },
-  findVirtualInterviewEvents: (_root, _args, context) => {
-    requireEmployer(context);
-    return notServedYet('findVirtualInterviewEvents');
+  findVirtualInterviewEvents: (_root, { first, after, input }, context) => {
+    const employerId = requireEmployer(context);
+    return context.interviews.finder.find({ employerId, first, after, input });
   },
 };

@@ -1,0 +1,85 @@
+import type { ResolversTypes, FindVirtualInterviewEventsInput } from '../../generated/graphql.js';
+import type { Database } from '../db/database.js';
+import { ValidationError } from '../errors.js';
+import { EventCursors, type CursorScope } from './event-cursor.js';
+import { eventFilters } from './event-filter.js';
+import { EventSearchStore } from './event-search-store.js';
+import { eventOrder, positionOf } from './event-sort.js';
+
+export interface FindEventsRequest {
+  employerId: string;
+  first: number | null | undefined;
+  after: string | null | undefined;
+  input: FindVirtualInterviewEventsInput;
+}
+
+/** Page size when `first` is omitted (DESIGN §5). */
+export const DEFAULT_PAGE_SIZE = 20;
+/** Largest page a caller may ask for (DESIGN §4, §5). */
+export const MAX_PAGE_SIZE = 100;
+
+/** findVirtualInterviewEvents: filtered, sorted, keyset-paginated reads of one employer's events. */
+export class EventFinder {
+  private readonly store: EventSearchStore;
+  private readonly cursors: EventCursors;
+
+  constructor(db: Database, cursorSecret: string) {
+    this.store = new EventSearchStore(db);
+    this.cursors = new EventCursors(cursorSecret);
+  }
+
+  /**
+   * One page, always with two queries whatever its size: the count of every matching event and
+   * the page itself, fetched one row long so that `hasNextPage` needs no third query.
+   *
+   * Paging is forward only, so `hasPreviousPage` is true exactly when a valid `after` cursor was
+   * given: the event it names came before this page. (If that event has since been deleted,
+   * the page still starts at its old position.)
+   */
+  async find(
+    request: FindEventsRequest,
+  ): Promise<ResolversTypes['VirtualInterviewEventsConnection']> {
+    const size = pageSize(request.first);
+    const scope: CursorScope = {
+      employerId: request.employerId,
+      order: eventOrder(request.input.sort),
+      filters: eventFilters(request.input),
+    };
+    // Only null/undefined mean "from the start"; an empty string is a malformed cursor.
+    const after = request.after == null ? null : this.cursors.decode(request.after, scope);
+
+    const [totalCount, rows] = await Promise.all([
+      this.store.count(scope.employerId, scope.filters),
+      this.store.page({ ...scope, after, limit: size + 1 }),
+    ]);
+
+    const events = rows.slice(0, size);
+    const edges = events.map((node) => ({
+      node,
+      cursor: this.cursors.encode(positionOf(node, scope.order), scope),
+    }));
+    return {
+      edges,
+      events,
+      totalCount,
+      pageInfo: {
+        hasNextPage: rows.length > size,
+        hasPreviousPage: after !== null,
+        startCursor: edges[0]?.cursor ?? null,
+        endCursor: edges.at(-1)?.cursor ?? null,
+      },
+    };
+  }
+}
+
+function pageSize(first: number | null | undefined): number {
+  if (first == null) return DEFAULT_PAGE_SIZE;
+  if (first < 0 || first > MAX_PAGE_SIZE) {
+    throw new ValidationError(
+      `first must be between 0 and ${MAX_PAGE_SIZE}, got ${first}; walk longer lists page by ` +
+        'page with after',
+      'first',
+    );
+  }
+  return first;
+}

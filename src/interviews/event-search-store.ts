@@ -1,0 +1,82 @@
+import type { Knex } from 'knex';
+import type { EventRow } from '../db/rows.js';
+import type { EventFilters, InstantRange } from './event-filter.js';
+import type { EventOrder, EventPosition } from './event-sort.js';
+
+export interface EventPageQuery {
+  employerId: string;
+  filters: EventFilters;
+  order: EventOrder;
+  /** The position of the last event of the previous page; null for the first page. */
+  after: EventPosition | null;
+  limit: number;
+}
+
+/**
+ * The SQL of `findVirtualInterviewEvents`. Every query starts with `employer_id =`, the leading
+ * column of each `interview_events_employer_*` index, so it only ever reads one employer's
+ * events, and pages are cut by key comparison (keyset), never by OFFSET.
+ */
+export class EventSearchStore {
+  constructor(private readonly db: Knex) {}
+
+  /** How many events pass the filters, whatever the page. */
+  async count(employerId: string, filters: EventFilters): Promise<number> {
+    const [row] = await this.matching(employerId, filters).count({ count: '*' });
+    return Number(row?.count ?? 0);
+  }
+
+  /** Up to `limit` events that pass the filters and come after `after`, in order. */
+  page({ employerId, filters, order, after, limit }: EventPageQuery): Promise<EventRow[]> {
+    const query = this.matching(employerId, filters)
+      .select('*')
+      .orderBy(order.map((key) => ({ column: key.column, order: key.descending ? 'desc' : 'asc' })))
+      .limit(limit);
+    if (after) query.where((builder) => afterPosition(builder, order, after));
+    return query;
+  }
+
+  private matching(employerId: string, filters: EventFilters) {
+    const query = this.db('interview_events').where('employer_id', employerId);
+    withinRange(query, 'start_at', filters.startAt);
+    withinRange(query, 'end_at', filters.endAt);
+    return query;
+  }
+}
+
+function withinRange(query: Knex.QueryBuilder, column: string, range: InstantRange): void {
+  if (range.from !== null) query.where(column, '>=', range.from);
+  if (range.until !== null) query.where(column, '<', range.until);
+}
+
+/**
+ * "Comes after `position` in `order`", spelled out key by key because the directions may differ
+ * (a row-value comparison `(a, b) > (x, y)` only works when every key runs the same way):
+ *
+ *   k1 >= v1 AND (k1 > v1 OR (k1 = v1 AND k2 > v2) OR (k1 = v1 AND k2 = v2 AND k3 > v3))
+ *
+ * with `<` in place of `>` for descending keys. The leading `k1 >= v1` adds nothing logically;
+ * it gives the planner a range on the index column that follows `employer_id`, so the scan
+ * starts at the cursor instead of at the employer's first event.
+ */
+function afterPosition(
+  builder: Knex.QueryBuilder,
+  order: EventOrder,
+  position: EventPosition,
+): void {
+  if (position.length !== order.length) {
+    throw new Error(`a position of ${position.length} values for an order of ${order.length} keys`);
+  }
+  const bounds = order.map((key, index) => ({ ...key, value: position[index] as number | string }));
+  const [leading] = bounds;
+  if (!leading) return;
+  builder.where(leading.column, leading.descending ? '<=' : '>=', leading.value);
+  builder.where((alternatives) => {
+    bounds.forEach((bound, index) => {
+      alternatives.orWhere((branch) => {
+        for (const tied of bounds.slice(0, index)) branch.where(tied.column, tied.value);
+        branch.where(bound.column, bound.descending ? '<' : '>', bound.value);
+      });
+    });
+  });
+}

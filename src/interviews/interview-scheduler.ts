@@ -1,0 +1,305 @@
+import { randomUUID } from 'node:crypto';
+import type {
+  CreateVirtualInterviewEventInput,
+  UpdateVirtualInterviewEventInput,
+  VirtualInterviewIntervieweeInput,
+} from '../../generated/graphql.js';
+import type { AccountStore } from '../accounts/account-store.js';
+import type { Clock } from '../clock.js';
+import { isUniqueViolation } from '../db/errors.js';
+import type { EventRow, EventStatus, IntervieweeRow, InterviewerRow } from '../db/rows.js';
+import { NotFoundError, ValidationError } from '../errors.js';
+import type { SecretBox } from '../security/secret-box.js';
+import type { EventWriteStore } from './event-write-store.js';
+import { mintLobbyToken } from './lobby-tokens.js';
+import { newInvitations } from './rules/interviewers.js';
+import { checkLocale } from './rules/locales.js';
+import { checkSchedule } from './rules/schedule.js';
+import { optionalText, requiredText } from './rules/text.js';
+
+/** The account that schedules: the signed-in user, or the owner of an app acting for itself. */
+export interface Scheduler {
+  userId: string;
+  appId: string;
+}
+
+const TITLE_MAX = 500;
+const NAME_MAX = 200;
+const JOB_TEXT_MAX = 500;
+/** Statuses in which an event can no longer be changed by the API. */
+const FROZEN: ReadonlySet<EventStatus> = new Set(['CANCELLED', 'ENDED', 'ARCHIVED']);
+type UpdateVariant = Exclude<keyof UpdateVirtualInterviewEventInput, '__typename'>;
+const UPDATE_VARIANTS: readonly UpdateVariant[] = [
+  'reschedule',
+  'addInterviewers',
+  'addInterviewee',
+  'setTitle',
+  'setTimezone',
+];
+
+/**
+ * Creates, updates and cancels interview events with every rule of DESIGN §5. Each mutation is
+ * one transaction: it applies completely or not at all.
+ */
+export class InterviewScheduler {
+  constructor(
+    private readonly events: EventWriteStore,
+    private readonly accounts: AccountStore,
+    private readonly lobbyTokenBox: SecretBox,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(
+    employerId: string,
+    scheduler: Scheduler,
+    input: CreateVirtualInterviewEventInput,
+  ): Promise<EventRow> {
+    checkSchedule(input.startTime, input.endTime);
+    checkLocale(input.languageCode, input.countryCode);
+    const title = requiredText(input.title, 'input.title', TITLE_MAX);
+    const atsName = requiredText(
+      input.requestMetadata.atsName,
+      'input.requestMetadata.atsName',
+      NAME_MAX,
+    );
+    const employerName = optionalText(
+      input.requestMetadata.employerName,
+      'input.requestMetadata.employerName',
+      NAME_MAX,
+    );
+    const interviewee = input.interviewee
+      ? intervieweeFields(input.interviewee, 'input.interviewee')
+      : undefined;
+    const creator = await this.accounts.findUserById(scheduler.userId);
+    if (!creator) throw new Error(`scheduling account ${scheduler.userId} does not exist`);
+    const creatorEmail = creator.email.toLowerCase();
+    const invited = newInvitations(
+      input.interviewers,
+      new Set([creatorEmail]),
+      0,
+      'input.interviewers',
+    );
+
+    const now = this.clock.now();
+    const event: EventRow = {
+      id: randomUUID(),
+      employer_id: employerId,
+      created_by_app_id: scheduler.appId,
+      created_by_user_id: creator.id,
+      title,
+      start_at: input.startTime.epochMs,
+      start_offset_minutes: input.startTime.offsetMinutes,
+      end_at: input.endTime.epochMs,
+      end_offset_minutes: input.endTime.offsetMinutes,
+      timezone: input.timezone,
+      language_code: input.languageCode ?? null,
+      country_code: input.countryCode ?? null,
+      media_type: input.mediaType ?? 'VIDEO',
+      status: 'SCHEDULED',
+      ats_name: atsName,
+      employer_name: employerName,
+      started_at: null,
+      ended_at: null,
+      archived_at: null,
+      cancelled_at: null,
+      created_at: now,
+      updated_at: now,
+    };
+    const interviewers: InterviewerRow[] = [
+      {
+        email: creator.email,
+        emailNormalized: creatorEmail,
+        name: creator.name,
+        userId: creator.id,
+      },
+      ...invited.map((invitation) => ({ ...invitation, name: null, userId: null })),
+    ].map((person, position) => ({
+      id: randomUUID(),
+      event_id: event.id,
+      email: person.email,
+      email_normalized: person.emailNormalized,
+      name: person.name,
+      user_id: person.userId,
+      position,
+      created_at: now,
+    }));
+
+    await this.events.inTransaction(async (store) => {
+      await store.insertEvent(event);
+      await store.insertInterviewers(interviewers);
+      await store.insertLobbyTokens([
+        mintLobbyToken(this.lobbyTokenBox, 'landing', event.id, null, now),
+        mintLobbyToken(this.lobbyTokenBox, 'interviewer', event.id, null, now),
+      ]);
+      if (interviewee) await this.addInterviewee(store, event.id, interviewee, now);
+    });
+    return event;
+  }
+
+  async update(employerId: string, input: UpdateVirtualInterviewEventInput): Promise<EventRow> {
+    const chosen = UPDATE_VARIANTS.filter((variant) => input[variant] != null);
+    if (chosen.length !== 1) {
+      throw new ValidationError(
+        `input must set exactly one of ${UPDATE_VARIANTS.join(', ')} (got ${chosen.length ? chosen.join(', ') : 'none'})`,
+        'input',
+      );
+    }
+    const now = this.clock.now();
+    return this.events.inTransaction(async (store) => {
+      const { reschedule, addInterviewers, addInterviewee, setTitle, setTimezone } = input;
+      const id = (reschedule ?? addInterviewers ?? addInterviewee ?? setTitle ?? setTimezone)!.id;
+      const event = await changeableEvent(store, employerId, id);
+      if (reschedule) {
+        if (event.status !== 'SCHEDULED') {
+          throw new ValidationError(
+            `only a SCHEDULED event can be rescheduled; this one is ${event.status}`,
+            'reschedule',
+          );
+        }
+        checkSchedule(reschedule.startTime, reschedule.endTime, 'input.reschedule');
+        await store.updateEvent(id, {
+          start_at: reschedule.startTime.epochMs,
+          start_offset_minutes: reschedule.startTime.offsetMinutes,
+          end_at: reschedule.endTime.epochMs,
+          end_offset_minutes: reschedule.endTime.offsetMinutes,
+          ...(reschedule.timezone != null && { timezone: reschedule.timezone }),
+          updated_at: now,
+        });
+      } else if (addInterviewers) {
+        const { emails, lastPosition } = await store.invitations(id);
+        // The creator, always first, does not count towards the limit.
+        const invited = newInvitations(
+          addInterviewers.interviewers,
+          emails,
+          emails.size - 1,
+          'input.addInterviewers.interviewers',
+        );
+        await store.insertInterviewers(
+          invited.map((invitation, index) => ({
+            id: randomUUID(),
+            event_id: id,
+            email: invitation.email,
+            email_normalized: invitation.emailNormalized,
+            name: null,
+            user_id: null,
+            position: lastPosition + 1 + index,
+            created_at: now,
+          })),
+        );
+        await store.updateEvent(id, { updated_at: now });
+      } else if (addInterviewee) {
+        const fields = intervieweeFields(
+          addInterviewee.interviewee,
+          'input.addInterviewee.interviewee',
+        );
+        if (await store.hasInterviewee(id)) throw alreadyHasInterviewee();
+        await this.addInterviewee(store, id, fields, now);
+        await store.updateEvent(id, { updated_at: now });
+      } else if (setTitle) {
+        await store.updateEvent(id, {
+          title: requiredText(setTitle.title, 'input.setTitle.title', TITLE_MAX),
+          updated_at: now,
+        });
+      } else if (setTimezone) {
+        await store.updateEvent(id, { timezone: setTimezone.timezone, updated_at: now });
+      }
+      return store.findEvent(id);
+    });
+  }
+
+  /** Cancels a SCHEDULED or STARTED event and its interviewee; a cancelled one comes back as is. */
+  async cancel(employerId: string, id: string): Promise<EventRow> {
+    return this.events.inTransaction(async (store) => {
+      const event = await store.findEventForUpdate(employerId, id);
+      if (!event) throw eventNotFound(id);
+      if (event.status === 'CANCELLED') return event;
+      if (event.status === 'ENDED' || event.status === 'ARCHIVED') {
+        throw new ValidationError(`an event that is ${event.status} cannot be cancelled`, 'id');
+      }
+      const now = this.clock.now();
+      await store.updateEvent(id, { status: 'CANCELLED', cancelled_at: now, updated_at: now });
+      await store.cancelInterviewees(id, now);
+      return store.findEvent(id);
+    });
+  }
+
+  private async addInterviewee(
+    store: EventWriteStore,
+    eventId: string,
+    fields: IntervieweeFields,
+    now: number,
+  ): Promise<void> {
+    const row: IntervieweeRow = {
+      id: randomUUID(),
+      event_id: eventId,
+      ...fields,
+      status: 'RSVPED',
+      checked_in_at: null,
+      created_at: now,
+      updated_at: now,
+    };
+    try {
+      await store.insertInterviewee(row);
+    } catch (error) {
+      // A concurrent addInterviewee won the race for the event's only interviewee.
+      if (isUniqueViolation(error)) throw alreadyHasInterviewee();
+      throw error;
+    }
+    await store.insertLobbyTokens([
+      mintLobbyToken(this.lobbyTokenBox, 'interviewee', eventId, row.id, now),
+    ]);
+  }
+}
+
+type IntervieweeFields = Pick<
+  IntervieweeRow,
+  'name' | 'email' | 'job_employer_job_id' | 'job_title' | 'job_location'
+>;
+
+function intervieweeFields(
+  input: VirtualInterviewIntervieweeInput,
+  path: string,
+): IntervieweeFields {
+  const job = input.job;
+  const employerJobId = optionalText(job?.employerJobId, `${path}.job.employerJobId`, NAME_MAX);
+  const jobTitle = optionalText(job?.title, `${path}.job.title`, JOB_TEXT_MAX);
+  const jobLocation = optionalText(job?.location, `${path}.job.location`, JOB_TEXT_MAX);
+  if (employerJobId && (jobTitle || jobLocation)) {
+    throw new ValidationError(
+      `${path}.job takes either employerJobId or title and location, not both`,
+      'job',
+    );
+  }
+  return {
+    name: requiredText(input.name, `${path}.name`, NAME_MAX),
+    email: input.email,
+    job_employer_job_id: employerJobId,
+    job_title: jobTitle,
+    job_location: jobLocation,
+  };
+}
+
+async function changeableEvent(
+  store: EventWriteStore,
+  employerId: string,
+  id: string,
+): Promise<EventRow> {
+  const event = await store.findEventForUpdate(employerId, id);
+  if (!event) throw eventNotFound(id);
+  if (FROZEN.has(event.status)) {
+    throw new ValidationError(`an event that is ${event.status} cannot be changed`, 'id');
+  }
+  return event;
+}
+
+/** Another employer's event is reported exactly like one that does not exist. */
+function eventNotFound(id: string): NotFoundError {
+  return new NotFoundError(`no virtual interview event with id ${JSON.stringify(id)}`, 'id');
+}
+
+function alreadyHasInterviewee(): ValidationError {
+  return new ValidationError(
+    'this event already has an interviewee; an event has at most one',
+    'addInterviewee',
+  );
+}
