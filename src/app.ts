@@ -51,6 +51,7 @@ export function createHttpApp(deps: AppDependencies): Express {
       schema: deps.graphqlSchema,
       authenticate: deps.authenticate,
       createContext: deps.createGraphQLContext,
+      limits: deps.config.graphql,
       bodyLimitBytes: deps.config.bodyLimitBytes,
       logger: deps.logger,
     }),

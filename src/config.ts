@@ -10,6 +10,48 @@ const absoluteHttpUrl = z
 
 const positiveInt = z.coerce.number().int().positive();
 
+// ---------------------------------------------------------------------------------------------
+// GraphQL gateway limits (DESIGN §4). Each bounds what one request may make the server do.
+// ---------------------------------------------------------------------------------------------
+
+export interface GraphQLLimits {
+  /** Deepest nesting of fields in an operation, fragments included. */
+  maxDepth: number;
+  /** Most aliased fields in an operation. */
+  maxAliases: number;
+  /** Most lexical tokens in a document; the parser stops past it. */
+  maxTokens: number;
+  /** Largest number of objects an operation's response may hold (src/graphql/limits/cost-model.ts). */
+  maxCost: number;
+  /** Parsed and validated documents kept by query text; 0 turns the cache off. */
+  documentCacheSize: number;
+}
+
+export const DEFAULT_GRAPHQL_LIMITS: Readonly<GraphQLLimits> = {
+  // The deepest path through schema.graphql that visits no type twice: findVirtualInterviewEvents,
+  // edges, node, intervieweesConnection, edges, node, interviewRecordsConnection, edges, node,
+  // interviewOutcomesConnection, edges, node, interviewer, id.
+  maxDepth: 14,
+  maxAliases: 30,
+  maxTokens: 2000,
+  // Lets through a page of 100 events with every nested list (82,101), or a page of 10 with every
+  // field of the schema selected through both edges and lists (145,132).
+  maxCost: 200_000,
+  documentCacheSize: 1000,
+};
+
+const nonNegativeInt = z.coerce.number().int().min(0);
+
+const graphqlLimitVariables = {
+  GRAPHQL_MAX_DEPTH: positiveInt.default(DEFAULT_GRAPHQL_LIMITS.maxDepth),
+  GRAPHQL_MAX_ALIASES: nonNegativeInt.default(DEFAULT_GRAPHQL_LIMITS.maxAliases),
+  GRAPHQL_MAX_TOKENS: positiveInt.default(DEFAULT_GRAPHQL_LIMITS.maxTokens),
+  GRAPHQL_MAX_COST: positiveInt.default(DEFAULT_GRAPHQL_LIMITS.maxCost),
+  GRAPHQL_DOCUMENT_CACHE_SIZE: nonNegativeInt.default(DEFAULT_GRAPHQL_LIMITS.documentCacheSize),
+};
+
+// ---------------------------------------------------------------------------------------------
+
 const environmentSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -45,6 +87,7 @@ const environmentSchema = z.object({
   RATE_LIMIT_TOKEN_MAX: positiveInt.default(300),
   RATE_LIMIT_TOKEN_WINDOW_SECONDS: positiveInt.default(60),
   TOKEN_VERIFICATION_CACHE_MS: z.coerce.number().int().min(0).max(10_000).default(2000),
+  ...graphqlLimitVariables,
 });
 
 export type DatabaseConfig =
@@ -77,6 +120,8 @@ export interface Config {
   };
   /** How long a verified access token is trusted without a revocation check (0 disables). */
   tokenVerificationCacheMs: number;
+  /** Abuse limits and document cache of the GraphQL gateway. */
+  graphql: GraphQLLimits;
 }
 
 export interface RateLimit {
@@ -135,6 +180,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       token: { max: e.RATE_LIMIT_TOKEN_MAX, windowSeconds: e.RATE_LIMIT_TOKEN_WINDOW_SECONDS },
     },
     tokenVerificationCacheMs: e.TOKEN_VERIFICATION_CACHE_MS,
+    graphql: {
+      maxDepth: e.GRAPHQL_MAX_DEPTH,
+      maxAliases: e.GRAPHQL_MAX_ALIASES,
+      maxTokens: e.GRAPHQL_MAX_TOKENS,
+      maxCost: e.GRAPHQL_MAX_COST,
+      documentCacheSize: e.GRAPHQL_DOCUMENT_CACHE_SIZE,
+    },
   };
 }
 

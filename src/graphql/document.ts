@@ -1,27 +1,133 @@
-import { GraphQLError, parse, validate, type DocumentNode, type GraphQLSchema } from 'graphql';
+import {
+  GraphQLError,
+  parse,
+  specifiedRules,
+  validate,
+  type DocumentNode,
+  type GraphQLSchema,
+  type ValidationRule,
+} from 'graphql';
+import type { GraphQLLimits } from '../config.js';
+import type { ErrorCode } from './errors.js';
+import { maxAliasesRule } from './limits/alias-limit.js';
+import { maxDepthRule } from './limits/depth-limit.js';
 
-export type PreparedDocument = { document: DocumentNode } | { errors: GraphQLError[] };
+export type PreparedDocument = { document: DocumentNode } | { errors: readonly GraphQLError[] };
+
+export type DocumentLimits = Pick<
+  GraphQLLimits,
+  'maxDepth' | 'maxAliases' | 'maxTokens' | 'documentCacheSize'
+>;
 
 /**
- * Parses and validates a query, tagging failures with GRAPHQL_PARSE_FAILED or
- * GRAPHQL_VALIDATION_FAILED so that clients can tell a malformed document from a bad input.
+ * Query text the cache may hold per entry on average. A parsed document takes about a hundred
+ * times its text in memory, so this caps the cache at roughly 50 kB per entry however large the
+ * documents sent to it are.
  */
-export function prepareDocument(schema: GraphQLSchema, query: string): PreparedDocument {
+const CACHED_CHARACTERS_PER_ENTRY = 500;
+
+const stats = { hits: 0, misses: 0 };
+
+/** Process-wide counts of cache lookups; every miss parses and validates a document. */
+export function documentCacheStats(): { hits: number; misses: number } {
+  return { ...stats };
+}
+
+/**
+ * Parses and validates queries (graphql's specified rules plus the depth and alias limits) and
+ * remembers the outcome, success or failure, by query text in a least-recently-used cache.
+ * Validation dominates the cost of small requests, and the outcome depends only on the text.
+ */
+export class DocumentCache {
+  // A Map iterates in insertion order, so re-inserting an entry on use keeps the least recently
+  // used one first.
+  private readonly entries = new Map<string, PreparedDocument>();
+  private cachedCharacters = 0;
+  private readonly maxCharacters: number;
+  private readonly rules: readonly ValidationRule[];
+
+  constructor(
+    private readonly schema: GraphQLSchema,
+    private readonly limits: DocumentLimits,
+  ) {
+    this.rules = [
+      ...specifiedRules,
+      maxDepthRule(limits.maxDepth),
+      maxAliasesRule(limits.maxAliases),
+    ];
+    this.maxCharacters = limits.documentCacheSize * CACHED_CHARACTERS_PER_ENTRY;
+  }
+
+  prepare(query: string): PreparedDocument {
+    const cached = this.entries.get(query);
+    if (cached) {
+      stats.hits += 1;
+      this.entries.delete(query);
+      this.entries.set(query, cached);
+      return cached;
+    }
+    stats.misses += 1;
+    const prepared = prepareDocument(this.schema, query, this.limits.maxTokens, this.rules);
+    this.remember(query, prepared);
+    return prepared;
+  }
+
+  private remember(query: string, prepared: PreparedDocument): void {
+    if (query.length > this.maxCharacters) return;
+    this.entries.set(query, prepared);
+    this.cachedCharacters += query.length;
+    while (
+      this.entries.size > this.limits.documentCacheSize ||
+      this.cachedCharacters > this.maxCharacters
+    ) {
+      const [oldest] = this.entries.keys();
+      if (oldest === undefined) break;
+      this.entries.delete(oldest);
+      this.cachedCharacters -= oldest.length;
+    }
+  }
+}
+
+/**
+ * Parses and validates a query, tagging failures with GRAPHQL_PARSE_FAILED (the token limit
+ * included, which the parser enforces) or GRAPHQL_VALIDATION_FAILED, so that clients can tell a
+ * malformed document from a bad input.
+ */
+export function prepareDocument(
+  schema: GraphQLSchema,
+  query: string,
+  maxTokens: number,
+  rules: readonly ValidationRule[],
+): PreparedDocument {
   let document: DocumentNode;
   try {
-    document = parse(query);
+    document = parse(query, { maxTokens });
   } catch (error) {
     if (!(error instanceof GraphQLError)) throw error;
-    return { errors: [tagged(error, 'GRAPHQL_PARSE_FAILED')] };
+    return { errors: [tagged(reworded(error, maxTokens), 'GRAPHQL_PARSE_FAILED')] };
   }
-  const errors = validate(schema, document);
+  const errors = validate(schema, document, rules);
   if (errors.length) return { errors: errors.map((e) => tagged(e, 'GRAPHQL_VALIDATION_FAILED')) };
   return { document };
 }
 
-function tagged(error: GraphQLError, code: string): GraphQLError {
+/** graphql's own message for the token limit is terse (and misspelt); say which limit it is. */
+function reworded(error: GraphQLError, maxTokens: number): GraphQLError {
+  if (!TOKEN_LIMIT_MESSAGE.test(error.message)) return error;
+  return new GraphQLError(`The document is longer than the limit of ${maxTokens} tokens.`, {
+    source: error.source,
+    positions: error.positions,
+  });
+}
+
+const TOKEN_LIMIT_MESSAGE = /^Syntax Error: Document contains more th(?:an|at) \d+ tokens\./;
+
+/**
+ * The error with a code. Rebuilt from source and positions rather than AST nodes, so that a cached
+ * failure does not keep the parsed document alive.
+ */
+function tagged(error: GraphQLError, code: ErrorCode): GraphQLError {
   return new GraphQLError(error.message, {
-    nodes: error.nodes,
     source: error.source,
     positions: error.positions,
     extensions: { ...error.extensions, code },

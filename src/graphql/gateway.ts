@@ -1,11 +1,24 @@
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
-import type { GraphQLSchema } from 'graphql';
-import { createHandler } from 'graphql-http/lib/use/express';
+import {
+  GraphQLError,
+  getOperationAST,
+  getVariableValues,
+  type DocumentNode,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from 'graphql';
+import {
+  createHandler,
+  type RequestParams,
+  type Response as GraphQLHttpResponse,
+} from 'graphql-http';
 import type { Logger } from 'pino';
+import type { GraphQLLimits } from '../config.js';
 import { classify } from '../http/errors.js';
 import type { ContextFactory, GraphQLContext, Principal } from './context.js';
-import { prepareDocument } from './document.js';
+import { DocumentCache } from './document.js';
 import { createErrorFormatter, errorResponseBody, type ErrorCode } from './errors.js';
+import { costLimitError } from './limits/cost-limit.js';
 
 /** Resolves a bearer token to its principal, or null when the token is not valid now. */
 export type BearerAuthenticator = (token: string) => Promise<Principal | null>;
@@ -16,44 +29,86 @@ export interface GatewayOptions {
   createContext: ContextFactory;
   bodyLimitBytes: number;
   logger: Logger;
+  /** Abuse limits and document cache size. */
+  limits: GraphQLLimits;
 }
 
+/** What graphql-http carries from the Express request to onSubscribe. */
+type RequestContext = Parameters<ContextFactory>[0];
+
 const BEARER = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i;
-const JSON_MEDIA_TYPES = ['application/json', 'application/graphql-response+json'];
+const JSON_MEDIA_TYPE = 'application/json';
 
 /**
  * `POST /graphql`: bearer authentication first (so an unauthenticated caller never reaches the
- * parser), then a size-limited JSON body, then graphql-http over the schema.
+ * parser), then a size-limited JSON body, then graphql-http over the schema. Documents come from
+ * a cache of parsed and validated queries; the cost limit, which depends on the variables, is
+ * checked for every request.
  */
 export function graphqlRouter(options: GatewayOptions): Router {
-  const router = Router();
-  const handler = createHandler<GraphQLContext>({
-    schema: options.schema,
+  const { schema, limits } = options;
+  const documents = new DocumentCache(schema, limits);
+
+  const handle = createHandler<Request, RequestContext, GraphQLContext>({
+    schema,
+    parseRequestParams: (req) => readRequestParams(req.raw.body),
+    // Returning arguments here replaces graphql-http's own parse and validate steps.
     onSubscribe: (req, params) => {
-      const prepared = prepareDocument(options.schema, params.query);
+      const prepared = documents.prepare(params.query);
       if ('errors' in prepared) return prepared.errors;
-      const raw = req.raw as Request;
+      const operation = selectOperation(prepared.document, params.operationName);
+      if (operation instanceof GraphQLError) return [operation];
+      const variables = getVariableValues(
+        schema,
+        operation.variableDefinitions ?? [],
+        params.variables ?? {},
+      );
+      if (variables.errors) return variables.errors.map(asBadUserInput);
+      const tooCostly = costLimitError(
+        schema,
+        prepared.document,
+        operation,
+        variables.coerced,
+        limits.maxCost,
+      );
+      if (tooCostly) return [tooCostly];
       return {
-        schema: options.schema,
+        schema,
         document: prepared.document,
-        variableValues: params.variables ?? undefined,
         operationName: params.operationName ?? undefined,
-        contextValue: options.createContext({
-          requestId: raw.id,
-          logger: raw.log,
-          principal: raw.res!.locals.principal as Principal,
-        }),
+        variableValues: params.variables ?? undefined,
+        contextValue: options.createContext(req.context),
       };
     },
     formatError: createErrorFormatter(options.logger),
   });
 
+  const router = Router();
   router.post(
     '/graphql',
     authenticateBearer(options.authenticate),
     requireJsonBody,
-    express.json({ limit: options.bodyLimitBytes, type: JSON_MEDIA_TYPES }),
-    handler,
+    express.json({ limit: options.bodyLimitBytes, type: JSON_MEDIA_TYPE }),
+    async (req: Request, res: Response, next: NextFunction) => {
+      try {
+        const [body, init] = await handle({
+          method: req.method,
+          url: req.url,
+          headers: req.headers,
+          body: null,
+          raw: req,
+          context: {
+            requestId: req.id,
+            logger: req.log,
+            principal: res.locals.principal as Principal,
+          },
+        });
+        res.writeHead(init.status, init.statusText, init.headers).end(body ?? undefined);
+      } catch (error) {
+        // A failure of the gateway itself, not of the request: logged and masked as a 500.
+        next(error);
+      }
+    },
   );
   router.all('/graphql', (_req, res) => {
     res.setHeader('Allow', 'POST');
@@ -94,7 +149,7 @@ function authenticateBearer(authenticate: BearerAuthenticator) {
 }
 
 function requireJsonBody(req: Request, res: Response, next: NextFunction): void {
-  if (req.is(JSON_MEDIA_TYPES)) {
+  if (req.is(JSON_MEDIA_TYPE)) {
     next();
     return;
   }
@@ -105,6 +160,70 @@ function requireJsonBody(req: Request, res: Response, next: NextFunction): void 
     `Content-Type must be application/json, got ${given}`,
     'BAD_USER_INPUT',
   );
+}
+
+/**
+ * The GraphQL request in a body already parsed by express.json. Malformed parameters are answered
+ * here with a 400 in GraphQL's error shape; graphql-http would throw plain errors instead, which
+ * the error formatter masks as internal errors.
+ */
+function readRequestParams(body: unknown): RequestParams | GraphQLHttpResponse {
+  if (!isJsonObject(body)) {
+    return requestError('The request body must be a JSON object with a "query" string');
+  }
+  const { query, variables, operationName, extensions } = body;
+  if (query === undefined || query === null) return requestError('Missing query');
+  if (typeof query !== 'string') return requestError('"query" must be a string');
+  if (variables != null && !isJsonObject(variables)) {
+    return requestError('"variables" must be a JSON object or null');
+  }
+  if (operationName != null && typeof operationName !== 'string') {
+    return requestError('"operationName" must be a string or null');
+  }
+  if (extensions != null && !isJsonObject(extensions)) {
+    return requestError('"extensions" must be a JSON object or null');
+  }
+  return { query, variables, operationName, extensions };
+}
+
+function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function requestError(message: string): GraphQLHttpResponse {
+  return [
+    errorResponseBody(message, 'BAD_USER_INPUT'),
+    {
+      status: 400,
+      statusText: 'Bad Request',
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+    },
+  ];
+}
+
+/** The operation to run, or the error graphql's executor would give when there is none. */
+function selectOperation(
+  document: DocumentNode,
+  operationName: string | null | undefined,
+): OperationDefinitionNode | GraphQLError {
+  const operation = getOperationAST(document, operationName);
+  if (operation) return operation;
+  return new GraphQLError(
+    operationName
+      ? `Unknown operation named "${operationName}".`
+      : 'Must provide operation name if query contains multiple operations.',
+    { extensions: { code: 'BAD_USER_INPUT' } },
+  );
+}
+
+/** Variable values are the caller's input; graphql leaves most coercion errors without a code. */
+function asBadUserInput(error: GraphQLError): GraphQLError {
+  return new GraphQLError(error.message, {
+    source: error.source,
+    positions: error.positions,
+    originalError: error.originalError,
+    extensions: { ...error.extensions, code: 'BAD_USER_INPUT' },
+  });
 }
 
 /** Body-parser failures on /graphql answered in GraphQL's response shape. */

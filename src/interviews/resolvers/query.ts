@@ -14,6 +14,9 @@ export const Query: QueryResolvers = {
       });
     }
     const events = await context.loaders.event.loadMany(input.ids);
+    // A failed load is a failure, not a missing event: report it rather than answer null.
+    const failure = events.find((event) => event instanceof Error);
+    if (failure) throw failure;
     // Another employer's event is indistinguishable from a missing one.
     return {
       events: events.map((event) =>

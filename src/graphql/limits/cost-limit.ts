@@ -1,0 +1,116 @@
+import {
+  GraphQLError,
+  Kind,
+  getArgumentValues,
+  getNamedType,
+  getNullableType,
+  isCompositeType,
+  isInterfaceType,
+  isListType,
+  isObjectType,
+  type DocumentNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLCompositeType,
+  type GraphQLField,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+} from 'graphql';
+import { LIST_ITEMS_BY_FIELD, UNSIZED_LIST_ITEMS } from './cost-model.js';
+import { isIntrospectionEntry, memoizePerFragment, operationLabel } from './document-walk.js';
+
+/**
+ * Refuses an operation whose cost (see cost-model.ts) is above `maxCost`. Unlike the static limits
+ * this depends on the variables, so it runs for every request, after the document cache. The
+ * error carries BAD_USER_INPUT rather than GRAPHQL_VALIDATION_FAILED: the same document passes
+ * with a smaller `first` or fewer ids.
+ */
+export function costLimitError(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  variableValues: Record<string, unknown>,
+  maxCost: number,
+): GraphQLError | undefined {
+  const cost = operationCost(schema, document, operation, variableValues);
+  if (cost <= maxCost) return undefined;
+  return new GraphQLError(
+    `${operationLabel(operation)} may return up to ${cost} objects; the limit is ${maxCost}. ` +
+      'Ask for fewer items with "first" or fewer ids, or select fewer nested connections.',
+    { nodes: operation, extensions: { code: 'BAD_USER_INPUT' } },
+  );
+}
+
+/** The largest number of objects the operation's response can hold. */
+export function operationCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  variableValues: Record<string, unknown>,
+): number {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) {
+      fragments.set(definition.name.value, definition);
+    }
+  }
+  const fragmentCost = memoizePerFragment(
+    (name) => fragments.get(name),
+    (fragment, listItems: number | undefined) => {
+      const type = schema.getType(fragment.typeCondition.name.value);
+      return isCompositeType(type) ? selectionCost(fragment.selectionSet, type, listItems) : 0;
+    },
+    0,
+  );
+
+  /** `listItems`: how many items the lists selected here hold, when the parent field says so. */
+  function selectionCost(
+    selectionSet: SelectionSetNode,
+    parentType: GraphQLCompositeType,
+    listItems: number | undefined,
+  ): number {
+    let cost = 0;
+    for (const selection of selectionSet.selections) {
+      if (selection.kind === Kind.FIELD) {
+        cost += fieldCost(selection, parentType, listItems);
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        const type = selection.typeCondition
+          ? schema.getType(selection.typeCondition.name.value)
+          : parentType;
+        if (isCompositeType(type)) cost += selectionCost(selection.selectionSet, type, listItems);
+      } else {
+        cost += fragmentCost(selection.name.value, listItems);
+      }
+    }
+    return cost;
+  }
+
+  function fieldCost(
+    node: FieldNode,
+    parentType: GraphQLCompositeType,
+    listItems: number | undefined,
+  ): number {
+    if (!node.selectionSet || isIntrospectionEntry(node)) return 0;
+    if (!isObjectType(parentType) && !isInterfaceType(parentType)) return 0;
+    const field = parentType.getFields()[node.name.value];
+    const type = field && getNamedType(field.type);
+    if (!field || !isCompositeType(type)) return 0;
+    const items = isListType(getNullableType(field.type)) ? (listItems ?? UNSIZED_LIST_ITEMS) : 1;
+    const listItemsOf = LIST_ITEMS_BY_FIELD.get(`${parentType.name}.${field.name}`);
+    const childListItems = listItemsOf?.(argumentsOf(field, node));
+    return items * (1 + selectionCost(node.selectionSet, type, childListItems));
+  }
+
+  function argumentsOf(field: GraphQLField<unknown, unknown>, node: FieldNode) {
+    try {
+      return getArgumentValues(field, node, variableValues);
+    } catch {
+      // Execution reports the bad argument; until then, assume the defaults.
+      return {};
+    }
+  }
+
+  const root = schema.getRootType(operation.operation);
+  return root ? selectionCost(operation.selectionSet, root, undefined) : 0;
+}
