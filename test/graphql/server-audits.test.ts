@@ -6,7 +6,7 @@ import {
   type AuditResult,
 } from 'graphql-http';
 import type { Principal } from '../../src/graphql/context.js';
-import { createTestDatabase } from '../support/databases.js';
+import { describeEachDialect } from '../support/databases.js';
 import { startTestService } from '../support/service.js';
 
 const principal: Principal = {
@@ -23,20 +23,16 @@ function isLevel(result: AuditResult, level: AuditRequirement): boolean {
   return result.name.startsWith(`${level} `);
 }
 
-// The gateway does no database work for these requests, so one SQLite run is enough.
-describe('GraphQL over HTTP audits of graphql-http', () => {
-  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+describeEachDialect('GraphQL over HTTP audits of graphql-http', (database) => {
   let service: Awaited<ReturnType<typeof startTestService>>;
 
   before(async () => {
-    database = await createTestDatabase('sqlite');
-    service = await startTestService(database, {
+    service = await startTestService(database(), {
       authenticate: async (token) => (token === 'audit-token' ? principal : null),
     });
   });
   after(async () => {
     await service?.stop();
-    await database?.dispose();
   });
 
   it('passes every MUST audit with a valid bearer token', async () => {
