@@ -1,0 +1,72 @@
+import type { DecisionValue, EventStatus, IntervieweeStatus, LobbyRole } from '../../db/rows.js';
+import { DomainError } from '../../errors.js';
+
+/**
+ * The contract between the interview pages (src/lobby) and the lifecycle service: what a page
+ * shows and the transitions it can ask for. Every status in a view is already settled by the
+ * clock (an event whose end time has passed reads as ENDED, even before the sweeper runs).
+ */
+
+/** What a capability token opens; null from `access` means the token is unknown (404). */
+export interface LobbyAccess {
+  role: LobbyRole;
+  eventId: string;
+  /** Set for an interviewee lobby token: whose lobby it is. */
+  intervieweeId: string | null;
+}
+
+export interface LobbyView {
+  event: {
+    id: string;
+    title: string;
+    startAt: number;
+    endAt: number;
+    /** UTC offsets (minutes) the scheduler used; pages may show times in them. */
+    startOffsetMinutes: number;
+    endOffsetMinutes: number;
+    timezone: string;
+    status: EventStatus;
+    mediaType: 'VIDEO' | 'PHONE';
+  };
+  interviewers: Array<{ id: string; email: string; name: string | null }>;
+  interviewee: { id: string; name: string; status: IntervieweeStatus } | null;
+  /** The records of the interviewee, oldest first; at most one has no end time. */
+  records: Array<{
+    id: string;
+    startAt: number | null;
+    endAt: number | null;
+    outcomes: Array<{ interviewerId: string; decision: DecisionValue | null; note: string | null }>;
+  }>;
+  /** URLs of the other pages of this event, for the landing page's links. */
+  links: { interviewerLobbyUrl: string | null; intervieweeLobbyUrl: string | null };
+}
+
+/** A transition the state machines refuse; `message` is written for the person on the page. */
+export class TransitionRefused extends DomainError {}
+
+export interface InterviewLifecycle {
+  /** Resolves a capability token presented on a page of `role`. */
+  access(role: LobbyRole, token: string): Promise<LobbyAccess | null>;
+  /** The event as a page shows it, settled by the clock first. */
+  view(eventId: string): Promise<LobbyView>;
+  /** Interviewee joins the lobby: RSVPED → CHECKED_IN; the event becomes STARTED on a first join. */
+  checkIn(eventId: string, intervieweeId: string): Promise<void>;
+  /** The invited interviewer with this email (letter case ignored), or null. */
+  findInterviewer(eventId: string, email: string): Promise<{ id: string; email: string; name: string | null } | null>;
+  /** CHECKED_IN or REQUEUED → INTERVIEWING; a record starts now. At most one open record, even under races. */
+  admit(eventId: string, interviewerId: string): Promise<void>;
+  /** INTERVIEWING → REQUEUED; the open record ends now. */
+  sendBack(eventId: string, interviewerId: string): Promise<void>;
+  /** INTERVIEWING → INTERVIEWED; the open record ends now. */
+  endInterview(eventId: string, interviewerId: string): Promise<void>;
+  /** One outcome per interviewer per record, created or replaced; refused once the event is ARCHIVED. */
+  recordDecision(
+    eventId: string,
+    interviewerId: string,
+    recordId: string,
+    decision: DecisionValue,
+    note: string | null,
+  ): Promise<void>;
+  /** The event → ENDED; an interviewee never admitted → NOT_INTERVIEWED, one in the room → INTERVIEWED. */
+  endEvent(eventId: string, interviewerId: string): Promise<void>;
+}
