@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import type { Logger } from 'pino';
 import { createHttpApp } from './app.js';
 import type { Config } from './config.js';
-import { openDatabase, type Database } from './db/database.js';
+import { openDatabase, waitForIdlePool, type Database } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import type { ContextFactory, InterviewServices } from './graphql/context.js';
 import type { BearerAuthenticator } from './graphql/gateway.js';
@@ -165,6 +165,10 @@ export async function startService(options: StartOptions): Promise<RunningServic
       await new Promise<void>((resolve) => server.close(() => resolve()));
       clearInterval(reapIdle);
       clearTimeout(forceClose);
+      // A handler whose client hung up may still be running its queries: let them finish.
+      if (!(await waitForIdlePool(db, config.shutdownTimeoutMs))) {
+        logger.warn('shutdown timeout reached: closing the database pool with queries in flight');
+      }
       await db.destroy();
     })();
     return stopping;

@@ -62,3 +62,25 @@ export function isPostgres(db: Database): boolean {
 export async function pingDatabase(db: Database): Promise<void> {
   await db.raw('select 1');
 }
+
+interface PoolState {
+  numUsed(): number;
+  numPendingAcquires(): number;
+  numPendingCreates(): number;
+}
+
+/**
+ * Waits until no query holds or waits for a connection, so that shutdown never aborts work a
+ * request handler already started (its client may have hung up, closing the socket early).
+ * Gives up after `timeoutMs`; returns whether the pool drained.
+ */
+export async function waitForIdlePool(db: Database, timeoutMs: number): Promise<boolean> {
+  const pool = (db.client as { pool?: PoolState }).pool;
+  if (!pool) return true;
+  const deadline = Date.now() + timeoutMs;
+  while (pool.numUsed() + pool.numPendingAcquires() + pool.numPendingCreates() > 0) {
+    if (Date.now() >= deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return true;
+}

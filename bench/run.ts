@@ -1,0 +1,111 @@
+/**
+ * `npm run bench`: throughput of the hot paths on one process and the embedded SQLite
+ * database (or PostgreSQL with BENCH_DATABASE_URL), measured with autocannon from the same
+ * machine. Rate limits are raised so that they do not cap the figures; nothing else changes.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { AccountService } from '../src/accounts/account-service.js';
+import { AccountStore } from '../src/accounts/account-store.js';
+import { AppService } from '../src/accounts/app-service.js';
+import { AppStore } from '../src/accounts/app-store.js';
+import { systemClock } from '../src/clock.js';
+import { loadConfig } from '../src/config.js';
+import { createLogger } from '../src/logging.js';
+import { startService } from '../src/server.js';
+
+const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+
+async function main(): Promise<void> {
+  const directory = mkdtempSync(join(tmpdir(), 'hpa-bench-'));
+  const port = String(20000 + Math.floor(Math.random() * 20000));
+  const config = loadConfig({
+    PORT: port,
+    HOST: '127.0.0.1',
+    AUTH_URL: `http://127.0.0.1:${port}`,
+    LOG_LEVEL: 'silent',
+    SQLITE_PATH: join(directory, 'bench.sqlite'),
+    DATABASE_URL: process.env.BENCH_DATABASE_URL ?? '',
+    KEY_ENCRYPTION_SECRET: 'bench-key-encryption-secret-0123456789abcdef',
+    RATE_LIMIT_TOKEN_MAX: '100000000',
+    SWEEP_INTERVAL_MS: '0',
+  });
+  const service = await startService({ config, logger: createLogger('silent') });
+  try {
+    const accounts = new AccountService(new AccountStore(service.db), systemClock);
+    const apps = new AppService(
+      new AppStore(service.db),
+      new AccountStore(service.db),
+      systemClock,
+    );
+    await accounts.createUser({ email: 'bench@example.com', password: 'bench-password' });
+    const { employer } = await accounts.createEmployer({
+      name: 'Bench',
+      memberEmails: ['bench@example.com'],
+    });
+    const { app, clientSecret } = await apps.createApp({
+      ownerEmail: 'bench@example.com',
+      name: 'Bench',
+    });
+    const basic = `Basic ${Buffer.from(`${app.client_id}:${clientSecret}`).toString('base64')}`;
+    const tokenBody = `grant_type=client_credentials&scope=employer_access&employer=${employer.id}`;
+    const issued = await fetch(`${service.url}/oauth/v2/tokens`, {
+      method: 'POST',
+      headers: { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' },
+      body: tokenBody,
+    });
+    const { access_token: accessToken } = (await issued.json()) as { access_token: string };
+
+    const scenarios = [
+      { name: 'GET /healthz', path: '/healthz', method: 'GET' as const },
+      {
+        name: 'POST /oauth/v2/tokens (client_credentials + employer)',
+        path: '/oauth/v2/tokens',
+        method: 'POST' as const,
+        headers: { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' },
+        body: tokenBody,
+      },
+      {
+        name: 'POST /graphql findVirtualInterviewEvents (first: 20)',
+        path: '/graphql',
+        method: 'POST' as const,
+        headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          query:
+            '{ findVirtualInterviewEvents(input: {}, first: 20) { totalCount events { id title status } } }',
+        }),
+      },
+    ];
+    console.log(
+      `${config.database.client}, ${CONNECTIONS} connections, ${DURATION_SECONDS} s each`,
+    );
+    for (const scenario of scenarios) {
+      const result = await autocannon({
+        url: `${service.url}${scenario.path}`,
+        method: scenario.method,
+        headers: scenario.headers,
+        body: scenario.body,
+        connections: CONNECTIONS,
+        duration: DURATION_SECONDS,
+      });
+      const failures = result.non2xx + result.errors;
+      console.log(
+        `${scenario.name.padEnd(56)} ${String(Math.round(result.requests.average)).padStart(7)} req/s` +
+          `  p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms` +
+          (failures ? `  (${failures} failed)` : ''),
+      );
+    }
+    console.log(`rss ${Math.round(process.memoryUsage().rss / 1024 / 1024)} MiB after the run`);
+  } finally {
+    await service.stop();
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
