@@ -6,7 +6,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
+import knex, { type Knex } from 'knex';
 import { AccountService } from '../src/accounts/account-service.js';
 import { AccountStore } from '../src/accounts/account-store.js';
 import { AppService } from '../src/accounts/app-service.js';
@@ -21,6 +23,10 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 
 async function main(): Promise<void> {
   const directory = mkdtempSync(join(tmpdir(), 'hpa-bench-'));
+  const postgresUrl = process.env.BENCH_DATABASE_URL ?? '';
+  // On PostgreSQL the run gets a schema of its own, dropped afterwards.
+  const schema = postgresUrl ? `bench_${randomBytes(4).toString('hex')}` : '';
+  if (schema) await withAdmin(postgresUrl, (admin) => admin.raw('create schema ??', [schema]));
   const port = String(20000 + Math.floor(Math.random() * 20000));
   const config = loadConfig({
     PORT: port,
@@ -28,7 +34,8 @@ async function main(): Promise<void> {
     AUTH_URL: `http://127.0.0.1:${port}`,
     LOG_LEVEL: 'silent',
     SQLITE_PATH: join(directory, 'bench.sqlite'),
-    DATABASE_URL: process.env.BENCH_DATABASE_URL ?? '',
+    DATABASE_URL: postgresUrl,
+    DATABASE_SCHEMA: schema,
     KEY_ENCRYPTION_SECRET: 'bench-key-encryption-secret-0123456789abcdef',
     RATE_LIMIT_TOKEN_MAX: '100000000',
     SWEEP_INTERVAL_MS: '0',
@@ -102,6 +109,17 @@ async function main(): Promise<void> {
   } finally {
     await service.stop();
     rmSync(directory, { recursive: true, force: true });
+    if (schema)
+      await withAdmin(postgresUrl, (admin) => admin.raw('drop schema ?? cascade', [schema]));
+  }
+}
+
+async function withAdmin(url: string, work: (admin: Knex) => Promise<unknown>): Promise<void> {
+  const admin = knex({ client: 'pg', connection: url });
+  try {
+    await work(admin);
+  } finally {
+    await admin.destroy();
   }
 }
 
