@@ -6,6 +6,7 @@ import type { Principal } from '../../src/oauth/principal.js';
 import { describeEachDialect } from '../support/databases.js';
 import { insertTenant } from '../support/interview-fixtures.js';
 import { startTestService } from '../support/service.js';
+import { postGraphQL } from '../support/graphql-client.js';
 
 const FIND_EVENTS = /* GraphQL */ `
   query Find($first: Int, $after: String, $input: FindVirtualInterviewEventsInput!) {
@@ -217,13 +218,12 @@ describeEachDialect('findVirtualInterviewEvents over HTTP', (database) => {
     token: 'mine' | 'theirs',
     variables: { first?: number; after?: string; input: FindInput },
   ) {
-    const response = await fetch(`${service.url}/graphql`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ query: FIND_EVENTS, variables }),
+    const { status, body } = await postGraphQL(service.url, token, {
+      query: FIND_EVENTS,
+      variables,
     });
-    assert.equal(response.status, 200);
-    return (await response.json()) as { data: any; errors?: any[] };
+    assert.equal(status, 200);
+    return body;
   }
 
   async function page(
@@ -243,9 +243,10 @@ describeEachDialect('findVirtualInterviewEvents over HTTP', (database) => {
     const { data, errors } = await find(token, variables);
     assert.equal(data, null);
     assert.equal(errors?.length, 1, JSON.stringify(errors));
-    assert.equal(errors[0].extensions.code, 'BAD_USER_INPUT', JSON.stringify(errors));
-    assert.deepEqual(errors[0].path, ['findVirtualInterviewEvents']);
-    assert.match(errors[0].message, message);
+    const [error] = errors!;
+    assert.equal(error!.extensions.code, 'BAD_USER_INPUT', JSON.stringify(errors));
+    assert.deepEqual(error!.path, ['findVirtualInterviewEvents']);
+    assert.match(error!.message, message);
   }
 
   /** Follows `endCursor` to the end, checking every page; returns the ids in the order seen. */

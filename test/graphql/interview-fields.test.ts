@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../../src/graphql/context.js';
-import { assertResponseMatches } from '../support/openapi-contract.js';
 import { describeEachDialect } from '../support/databases.js';
 import { insertEventGraph, insertTenant, type EventGraph } from '../support/interview-fixtures.js';
 import { startTestService } from '../support/service.js';
+import { postGraphQL } from '../support/graphql-client.js';
 
 const EVERY_EVENT_FIELD = /* GraphQL */ `
   query Events($ids: [ID!]!) {
@@ -174,18 +174,7 @@ describeEachDialect('Interview API fields over HTTP', (database) => {
   });
 
   async function graphql(token: string, query: string, variables: object) {
-    const response = await fetch(`${service.url}/graphql`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ query, variables }),
-    });
-    const body = (await response.json()) as { data?: any; errors?: any };
-    assertResponseMatches('POST', '/graphql', {
-      status: response.status,
-      headers: response.headers,
-      body,
-    });
-    return body;
+    return (await postGraphQL(service.url, token, { query, variables })).body;
   }
 
   it('resolves every field from the stored rows, with the caller offsets', async () => {
@@ -291,8 +280,8 @@ describeEachDialect('Interview API fields over HTTP', (database) => {
       ids: [mine.event.id],
     });
     assert.equal(data, null);
-    assert.equal(errors[0].extensions.code, 'FORBIDDEN');
-    assert.match(errors[0].message, /employer parameter/);
+    assert.equal(errors![0]!.extensions.code, 'FORBIDDEN');
+    assert.match(errors![0]!.message, /employer parameter/);
   });
 
   it('refuses more than 100 ids with BAD_USER_INPUT', async () => {
@@ -302,6 +291,6 @@ describeEachDialect('Interview API fields over HTTP', (database) => {
       'query($ids:[ID!]!){ virtualInterviewEvents(input:{ids:$ids}) { events { id } } }',
       { ids },
     );
-    assert.equal(errors[0].extensions.code, 'BAD_USER_INPUT');
+    assert.equal(errors![0]!.extensions.code, 'BAD_USER_INPUT');
   });
 });

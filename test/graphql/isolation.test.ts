@@ -3,6 +3,7 @@ import type { Principal } from '../../src/oauth/principal.js';
 import { describeEachDialect } from '../support/databases.js';
 import { insertTenant } from '../support/interview-fixtures.js';
 import { startTestService } from '../support/service.js';
+import { postGraphQL } from '../support/graphql-client.js';
 
 const CREATE = `mutation($input: CreateVirtualInterviewEventInput!) { createVirtualInterviewEvent(input: $input) { event { id } } }`;
 const UPDATE = `mutation($input: UpdateVirtualInterviewEventInput!) { updateVirtualInterviewEvent(input: $input) { event { id } } }`;
@@ -16,15 +17,7 @@ describeEachDialect('employer isolation matrix', (database) => {
   const events: Record<'a' | 'b', string[]> = { a: [], b: [] };
 
   async function gql(who: 'a' | 'b', query: string, variables: object = {}) {
-    const response = await fetch(`${service.url}/graphql`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${who}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ query, variables }),
-    });
-    return (await response.json()) as {
-      data?: any;
-      errors?: Array<{ extensions: { code: string } }>;
-    };
+    return (await postGraphQL(service.url, who, { query, variables })).body;
   }
 
   /** Everything stored about an employer's events, to prove a refused call changed nothing. */

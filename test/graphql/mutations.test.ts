@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../../src/oauth/principal.js';
-import { assertResponseMatches } from '../support/openapi-contract.js';
 import { describeEachDialect } from '../support/databases.js';
 import { insertTenant } from '../support/interview-fixtures.js';
 import { startTestService } from '../support/service.js';
+import { postGraphQL } from '../support/graphql-client.js';
 
 const EVENT_FIELDS = `
   id title startTime endTime timezone languageCode countryCode status mediaType
@@ -86,21 +86,7 @@ describeEachDialect('Interview API mutations', (database) => {
   });
 
   async function gql(query: string, variables: object, token = 'mine') {
-    const response = await fetch(`${service.url}/graphql`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ query, variables }),
-    });
-    const body = (await response.json()) as {
-      data?: any;
-      errors?: Array<{ message: string; extensions: { code: string } }>;
-    };
-    assertResponseMatches('POST', '/graphql', {
-      status: response.status,
-      headers: response.headers,
-      body,
-    });
-    return body;
+    return (await postGraphQL(service.url, token, { query, variables })).body;
   }
 
   async function counts(): Promise<Record<string, number>> {

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { GraphQLField } from 'graphql';
 import type { Principal } from '../../src/oauth/principal.js';
-import { assertResponseMatches } from '../support/openapi-contract.js';
 import { describeEachDialect } from '../support/databases.js';
 import { insertTenant } from '../support/interview-fixtures.js';
 import {
@@ -12,6 +11,7 @@ import {
   wireCheckingSchema,
 } from '../support/schema-conformance.js';
 import { startTestService } from '../support/service.js';
+import { postGraphQL } from '../support/graphql-client.js';
 
 const schema = wireCheckingSchema();
 const rootField = (root: 'Query' | 'Mutation', name: string): GraphQLField<unknown, unknown> => {
@@ -97,17 +97,7 @@ describeEachDialect(
     });
 
     async function run(query: string, variables: object) {
-      const response = await fetch(`${service.url}/graphql`, {
-        method: 'POST',
-        headers: { authorization: 'Bearer ok', 'content-type': 'application/json' },
-        body: JSON.stringify({ query, variables }),
-      });
-      const body = (await response.json()) as { data?: any; errors?: unknown };
-      assertResponseMatches('POST', '/graphql', {
-        status: response.status,
-        headers: response.headers,
-        body,
-      });
+      const { body } = await postGraphQL(service.url, 'ok', { query, variables });
       assert.equal(body.errors, undefined, JSON.stringify(body.errors));
       await assertConformsToSchema(query, variables, body.data);
       return body.data;

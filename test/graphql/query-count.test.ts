@@ -3,6 +3,7 @@ import type { Principal } from '../../src/oauth/principal.js';
 import { describeEachDialect } from '../support/databases.js';
 import { insertEventGraph, insertTenant } from '../support/interview-fixtures.js';
 import { startTestService } from '../support/service.js';
+import { postGraphQL } from '../support/graphql-client.js';
 
 const PAGE = `query($first: Int) {
   findVirtualInterviewEvents(input: {}, first: $first) {
@@ -51,12 +52,7 @@ describeEachDialect('SQL queries per page', (database) => {
     const count = () => void (queries += 1);
     service.db.on('query', count);
     try {
-      const response = await fetch(`${service.url}/graphql`, {
-        method: 'POST',
-        headers: { authorization: 'Bearer any', 'content-type': 'application/json' },
-        body: JSON.stringify({ query: PAGE, variables: { first } }),
-      });
-      const body = (await response.json()) as { data: any; errors?: unknown };
+      const { body } = await postGraphQL(service.url, 'any', { query: PAGE, variables: { first } });
       assert.equal(body.errors, undefined, JSON.stringify(body.errors));
       assert.equal(body.data.findVirtualInterviewEvents.events.length, first);
       for (const event of body.data.findVirtualInterviewEvents.events) {
