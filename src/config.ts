@@ -51,6 +51,20 @@ const graphqlLimitVariables = {
 };
 
 // ---------------------------------------------------------------------------------------------
+// Time-driven interview transitions (DESIGN §5). Reads settle them by the clock at once; the
+// sweeper stores them every SWEEP_INTERVAL_MS.
+// ---------------------------------------------------------------------------------------------
+
+export const DEFAULT_ARCHIVE_AFTER_DAYS = 30;
+export const DEFAULT_SWEEP_INTERVAL_MS = 30_000;
+/** The longest delay setTimeout honours; a longer one would fire at once. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+const sweeperVariables = {
+  SWEEP_INTERVAL_MS: nonNegativeInt.max(MAX_TIMER_MS).default(DEFAULT_SWEEP_INTERVAL_MS),
+};
+
+// ---------------------------------------------------------------------------------------------
 
 const environmentSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -81,13 +95,14 @@ const environmentSchema = z.object({
     .enum(['true', 'false'])
     .default('false')
     .transform((value) => value === 'true'),
-  ARCHIVE_AFTER_DAYS: positiveInt.default(30),
+  ARCHIVE_AFTER_DAYS: positiveInt.default(DEFAULT_ARCHIVE_AFTER_DAYS),
   RATE_LIMIT_SIGN_IN_MAX: positiveInt.default(10),
   RATE_LIMIT_SIGN_IN_WINDOW_SECONDS: positiveInt.default(15 * 60),
   RATE_LIMIT_TOKEN_MAX: positiveInt.default(300),
   RATE_LIMIT_TOKEN_WINDOW_SECONDS: positiveInt.default(60),
   TOKEN_VERIFICATION_CACHE_MS: z.coerce.number().int().min(0).max(10_000).default(2000),
   ...graphqlLimitVariables,
+  ...sweeperVariables,
 });
 
 export type DatabaseConfig =
@@ -112,6 +127,8 @@ export interface Config {
   shutdownTimeoutMs: number;
   trustProxy: boolean;
   archiveAfterDays: number;
+  /** Milliseconds between two sweeps of time-driven interview transitions; 0 disables them. */
+  sweepIntervalMs: number;
   rateLimits: {
     /** Failed sign-ins allowed per client IP and email within the window. */
     signIn: RateLimit;
@@ -175,6 +192,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     trustProxy: e.TRUST_PROXY,
     archiveAfterDays: e.ARCHIVE_AFTER_DAYS,
+    sweepIntervalMs: e.SWEEP_INTERVAL_MS,
     rateLimits: {
       signIn: { max: e.RATE_LIMIT_SIGN_IN_MAX, windowSeconds: e.RATE_LIMIT_SIGN_IN_WINDOW_SECONDS },
       token: { max: e.RATE_LIMIT_TOKEN_MAX, windowSeconds: e.RATE_LIMIT_TOKEN_WINDOW_SECONDS },

@@ -10,6 +10,10 @@ import { buildSchema } from './graphql/schema.js';
 import { EventFinder } from './interviews/event-finder.js';
 import { EventWriteStore } from './interviews/event-write-store.js';
 import { InterviewScheduler } from './interviews/interview-scheduler.js';
+import type { InterviewLifecycle } from './interviews/lifecycle/interview-lifecycle.js';
+import { InterviewLifecycleService } from './interviews/lifecycle/lifecycle-service.js';
+import { archiveDelayMs, settleAt } from './interviews/lifecycle/settle.js';
+import { InterviewSweeper, startSweeper } from './interviews/lifecycle/sweeper.js';
 import { createInterviewLoaders } from './interviews/loaders.js';
 import { InterviewReadStore } from './interviews/read-store.js';
 import { interviewResolvers } from './interviews/resolvers/index.js';
@@ -17,6 +21,7 @@ import { AccountStore } from './accounts/account-store.js';
 import { AppStore } from './accounts/app-store.js';
 import { AuditLog } from './audit/audit-log.js';
 import { systemClock, type Clock } from './clock.js';
+import { lobbyRouter } from './lobby/router.js';
 import { AuthorizationCodes } from './oauth/authorization-codes.js';
 import { AccountInfoService } from './oauth/account-info/account-info-service.js';
 import { accountInfoRouter } from './oauth/account-info/router.js';
@@ -40,6 +45,8 @@ export interface RunningService {
   server: Server;
   db: Database;
   url: string;
+  /** The interview lifecycle the lobby pages drive, sharing this service's clock. */
+  lifecycle: InterviewLifecycle;
   /** Stops accepting connections, lets in-flight requests finish, then closes the pool. */
   stop(): Promise<void>;
 }
@@ -97,15 +104,30 @@ export async function startService(options: StartOptions): Promise<RunningServic
 
   const interviewReads = new InterviewReadStore(db);
   const lobbyTokenBox = new SecretBox(keyEncryptionSecret, 'lobby-tokens');
+  const archiveAfterMs = archiveDelayMs(config.archiveAfterDays);
   const interviews: InterviewServices = {
-    scheduler: new InterviewScheduler(new EventWriteStore(db), accounts, lobbyTokenBox, clock),
+    scheduler: new InterviewScheduler(
+      new EventWriteStore(db),
+      accounts,
+      lobbyTokenBox,
+      clock,
+      archiveAfterMs,
+    ),
     finder: new EventFinder(db, keyEncryptionSecret),
   };
   const createGraphQLContext: ContextFactory = (request) => ({
     ...request,
     loaders: createInterviewLoaders(interviewReads, lobbyTokenBox, config.publicUrl),
     interviews,
+    settle: settleAt(clock.now(), archiveAfterMs),
   });
+  const lifecycle = new InterviewLifecycleService(
+    db,
+    lobbyTokenBox,
+    config.publicUrl,
+    clock,
+    archiveAfterMs,
+  );
 
   let shuttingDown = false;
   const app = createHttpApp({
@@ -138,6 +160,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
         signInLimiter: new RateLimiter(db, 'sign-in', config.rateLimits.signIn),
         formSecret: keyEncryptionSecret,
       }),
+      lobbyRouter({ lifecycle, config, formSecret: keyEncryptionSecret, clock }),
     ],
   });
   const server = await new Promise<Server>((resolve, reject) => {
@@ -148,11 +171,21 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`;
+  const sweeper =
+    config.sweepIntervalMs > 0
+      ? startSweeper(
+          new InterviewSweeper(db, archiveAfterMs),
+          clock,
+          config.sweepIntervalMs,
+          logger,
+        )
+      : null;
 
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
       shuttingDown = true;
+      const sweeperStopped = sweeper?.stop();
       const forceClose = setTimeout(() => {
         logger.warn('shutdown timeout reached: closing remaining connections');
         server.closeAllConnections();
@@ -165,6 +198,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       await new Promise<void>((resolve) => server.close(() => resolve()));
       clearInterval(reapIdle);
       clearTimeout(forceClose);
+      await sweeperStopped;
       // A handler whose client hung up may still be running its queries: let them finish.
       if (!(await waitForIdlePool(db, config.shutdownTimeoutMs))) {
         logger.warn('shutdown timeout reached: closing the database pool with queries in flight');
@@ -173,5 +207,5 @@ export async function startService(options: StartOptions): Promise<RunningServic
     })();
     return stopping;
   };
-  return { server, db, url, stop };
+  return { server, db, url, lifecycle, stop };
 }

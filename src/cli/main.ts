@@ -1,3 +1,4 @@
+import { systemClock } from '../clock.js';
 import { loadConfig } from '../config.js';
 import { openDatabase, type Database } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
@@ -23,7 +24,13 @@ async function main(): Promise<number> {
       );
       db = openDatabase(config.database);
       await migrateToLatest(db);
-      return createCliServices(db, resolveKeyEncryptionSecret(config, logger), logger);
+      return createCliServices(
+        db,
+        resolveKeyEncryptionSecret(config, logger),
+        logger,
+        systemClock,
+        config.archiveAfterDays,
+      );
     });
   } finally {
     await db?.destroy();

@@ -154,7 +154,25 @@ export function buildProgram(io: CliIo, services: () => Promise<CliServices>): C
       );
     });
 
+  const interviews = program.command('interviews').description('virtual interview events');
+  interviews
+    .command('sweep')
+    .description(
+      'store the time-driven transitions that are due: end events whose end time has passed, ' +
+        'archive events that ended ARCHIVE_AFTER_DAYS ago (safe beside running servers)',
+    )
+    .action(async () => {
+      const { sweptAt, ended, archived } = await (await services()).sweepInterviews();
+      printResult(io, json(), { swept_at: sweptAt, ended, archived }, () => [
+        `Ended ${plural(ended, 'event')}, archived ${plural(archived, 'event')}.`,
+      ]);
+    });
+
   return program;
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
 function describeApp(app: {

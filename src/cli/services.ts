@@ -5,7 +5,10 @@ import { AppService } from '../accounts/app-service.js';
 import { AppStore } from '../accounts/app-store.js';
 import { AuditLog } from '../audit/audit-log.js';
 import { systemClock, type Clock } from '../clock.js';
+import { DEFAULT_ARCHIVE_AFTER_DAYS } from '../config.js';
 import type { Database } from '../db/database.js';
+import { archiveDelayMs } from '../interviews/lifecycle/settle.js';
+import { InterviewSweeper, type SweepCounts } from '../interviews/lifecycle/sweeper.js';
 import { SigningKeyStore } from '../oauth/signing-keys/signing-key-store.js';
 import { SigningKeys } from '../oauth/signing-keys/signing-keys.js';
 import { SecretBox } from '../security/secret-box.js';
@@ -16,6 +19,8 @@ export interface CliServices {
   apps: AppService;
   signingKeys: SigningKeys;
   audit: AuditLog;
+  /** Persists the time-driven interview transitions that are due now. */
+  sweepInterviews(): Promise<SweepCounts & { sweptAt: number }>;
 }
 
 export function createCliServices(
@@ -23,8 +28,10 @@ export function createCliServices(
   keyEncryptionSecret: string,
   logger: Logger,
   clock: Clock = systemClock,
+  archiveAfterDays = DEFAULT_ARCHIVE_AFTER_DAYS,
 ): CliServices {
   const accountStore = new AccountStore(db);
+  const sweeper = new InterviewSweeper(db, archiveDelayMs(archiveAfterDays));
   return {
     accounts: new AccountService(accountStore, clock),
     apps: new AppService(new AppStore(db), accountStore, clock),
@@ -35,5 +42,9 @@ export function createCliServices(
       logger,
     ),
     audit: new AuditLog(db, clock, logger),
+    async sweepInterviews() {
+      const sweptAt = clock.now();
+      return { sweptAt, ...(await sweeper.sweep(sweptAt)) };
+    },
   };
 }

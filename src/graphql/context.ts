@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { EventFinder } from '../interviews/event-finder.js';
 import type { InterviewScheduler } from '../interviews/interview-scheduler.js';
+import type { Settle } from '../interviews/lifecycle/settle.js';
 import type { InterviewLoaders } from '../interviews/loaders.js';
 
 import type { Principal } from '../oauth/principal.js';
@@ -17,6 +18,8 @@ export type GraphQLContext = {
   principal: Principal;
   loaders: InterviewLoaders;
   interviews: InterviewServices;
+  /** Statuses settled by the clock at the start of the request (time-driven transitions). */
+  settle: Settle;
 };
 
 /** The Interview API's services; shared by all requests (they hold no per-request state). */

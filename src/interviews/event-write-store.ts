@@ -65,4 +65,11 @@ export class EventWriteStore {
       .where({ event_id: eventId })
       .update({ status: 'CANCELLED', updated_at: now });
   }
+
+  async closeOpenRecords(eventId: string, now: number): Promise<void> {
+    await this.db('interview_records')
+      .where({ event_id: eventId })
+      .whereNull('end_at')
+      .update({ end_at: now });
+  }
 }

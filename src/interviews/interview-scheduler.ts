@@ -11,6 +11,8 @@ import type { EventRow, EventStatus, IntervieweeRow, InterviewerRow } from '../d
 import { NotFoundError, ValidationError } from '../errors.js';
 import type { SecretBox } from '../security/secret-box.js';
 import type { EventWriteStore } from './event-write-store.js';
+import { settleEvent } from './lifecycle/settle.js';
+import { eventTransition } from './lifecycle/state-machines.js';
 import { mintLobbyToken } from './lobby-tokens.js';
 import { newInvitations } from './rules/interviewers.js';
 import { checkLocale } from './rules/locales.js';
@@ -39,7 +41,9 @@ const UPDATE_VARIANTS: readonly UpdateVariant[] = [
 
 /**
  * Creates, updates and cancels interview events with every rule of DESIGN §5. Each mutation is
- * one transaction: it applies completely or not at all.
+ * one transaction: it applies completely or not at all. Rules about status look at the status
+ * settled by the clock: an event whose end time has passed is ENDED even before the sweeper
+ * stores it.
  */
 export class InterviewScheduler {
   constructor(
@@ -47,6 +51,8 @@ export class InterviewScheduler {
     private readonly accounts: AccountStore,
     private readonly lobbyTokenBox: SecretBox,
     private readonly clock: Clock,
+    /** ARCHIVE_AFTER_DAYS, in milliseconds (see archiveDelayMs). */
+    private readonly archiveAfterMs: number,
   ) {}
 
   async create(
@@ -148,11 +154,11 @@ export class InterviewScheduler {
     return this.events.inTransaction(async (store) => {
       const { reschedule, addInterviewers, addInterviewee, setTitle, setTimezone } = input;
       const id = (reschedule ?? addInterviewers ?? addInterviewee ?? setTitle ?? setTimezone)!.id;
-      const event = await changeableEvent(store, employerId, id);
+      const status = await this.changeableEvent(store, employerId, id, now);
       if (reschedule) {
-        if (event.status !== 'SCHEDULED') {
+        if (status !== 'SCHEDULED') {
           throw new ValidationError(
-            `only a SCHEDULED event can be rescheduled; this one is ${event.status}`,
+            `only a SCHEDULED event can be rescheduled; this one is ${status}`,
             'reschedule',
           );
         }
@@ -207,20 +213,46 @@ export class InterviewScheduler {
     });
   }
 
-  /** Cancels a SCHEDULED or STARTED event and its interviewee; a cancelled one comes back as is. */
+  /**
+   * Cancels a SCHEDULED or STARTED event and its interviewee (closing a record still open); a
+   * cancelled one comes back as is.
+   */
   async cancel(employerId: string, id: string): Promise<EventRow> {
     return this.events.inTransaction(async (store) => {
       const event = await store.findEventForUpdate(employerId, id);
       if (!event) throw eventNotFound(id);
-      if (event.status === 'CANCELLED') return event;
-      if (event.status === 'ENDED' || event.status === 'ARCHIVED') {
-        throw new ValidationError(`an event that is ${event.status} cannot be cancelled`, 'id');
-      }
       const now = this.clock.now();
+      const status = this.settledStatus(event, now);
+      const cancelling = eventTransition(status, 'cancel');
+      if (!cancelling.allowed) {
+        throw new ValidationError(`an event that is ${status} cannot be cancelled`, 'id');
+      }
+      if (cancelling.next === status) return event;
       await store.updateEvent(id, { status: 'CANCELLED', cancelled_at: now, updated_at: now });
       await store.cancelInterviewees(id, now);
+      await store.closeOpenRecords(id, now);
       return store.findEvent(id);
     });
+  }
+
+  /** The event's status settled at `now`, after checking that it may still be changed. */
+  private async changeableEvent(
+    store: EventWriteStore,
+    employerId: string,
+    id: string,
+    now: number,
+  ): Promise<EventStatus> {
+    const event = await store.findEventForUpdate(employerId, id);
+    if (!event) throw eventNotFound(id);
+    const status = this.settledStatus(event, now);
+    if (FROZEN.has(status)) {
+      throw new ValidationError(`an event that is ${status} cannot be changed`, 'id');
+    }
+    return status;
+  }
+
+  private settledStatus(event: EventRow, now: number): EventStatus {
+    return settleEvent(event, now, this.archiveAfterMs).status;
   }
 
   private async addInterviewee(
@@ -277,19 +309,6 @@ function intervieweeFields(
     job_title: jobTitle,
     job_location: jobLocation,
   };
-}
-
-async function changeableEvent(
-  store: EventWriteStore,
-  employerId: string,
-  id: string,
-): Promise<EventRow> {
-  const event = await store.findEventForUpdate(employerId, id);
-  if (!event) throw eventNotFound(id);
-  if (FROZEN.has(event.status)) {
-    throw new ValidationError(`an event that is ${event.status} cannot be changed`, 'id');
-  }
-  return event;
 }
 
 /** Another employer's event is reported exactly like one that does not exist. */

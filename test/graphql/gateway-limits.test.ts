@@ -11,6 +11,7 @@ import { createTestDatabase } from '../support/databases.js';
 import { insertEventGraph, insertTenant, type EventGraph } from '../support/interview-fixtures.js';
 import { assertResponseMatches } from '../support/openapi-contract.js';
 import { startTestService } from '../support/service.js';
+import { ManualClock } from '../../src/clock.js';
 
 interface GraphQLBody {
   data?: any;
@@ -147,6 +148,7 @@ describe('GraphQL gateway limits over HTTP', () => {
     ];
     const principal = principalOf(tenant);
     service = await startTestService(database, {
+      clock: new ManualClock(Date.UTC(2026, 2, 1, 9, 10)),
       authenticate: async (token) => (token === TOKEN ? principal : null),
     });
   });
@@ -363,6 +365,7 @@ describe('GraphQL error masking over HTTP', () => {
     database = await createTestDatabase('sqlite');
     const principal = principalOf(await insertTenant(database.db, 'masking'));
     service = await startTestService(database, {
+      clock: new ManualClock(Date.UTC(2026, 2, 1, 9, 10)),
       authenticate: async (token) => (token === TOKEN ? principal : null),
     });
     // Every read of events now fails inside a resolver with an error no one planned for.
@@ -479,6 +482,7 @@ describe('GraphQL limit settings reach the running gateway', () => {
     const tenant = await insertTenant(database.db, 'settings');
     const principal = principalOf(tenant);
     const service = await startTestService(database, {
+      clock: new ManualClock(Date.UTC(2026, 2, 1, 9, 10)),
       authenticate: async () => principal,
       env: { GRAPHQL_MAX_DEPTH: '3' },
     });

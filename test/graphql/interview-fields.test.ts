@@ -5,6 +5,7 @@ import { describeEachDialect } from '../support/databases.js';
 import { insertEventGraph, insertTenant, type EventGraph } from '../support/interview-fixtures.js';
 import { startTestService } from '../support/service.js';
 import { postGraphQL } from '../support/graphql-client.js';
+import { ManualClock } from '../../src/clock.js';
 
 const EVERY_EVENT_FIELD = /* GraphQL */ `
   query Events($ids: [ID!]!) {
@@ -166,6 +167,7 @@ describeEachDialect('Interview API fields over HTTP', (database) => {
       scopes: ['email'],
     };
     service = await startTestService(database(), {
+      clock: new ManualClock(Date.UTC(2026, 2, 1, 14, 40)),
       authenticate: async (token) => principals[token] ?? null,
     });
   });

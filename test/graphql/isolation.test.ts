@@ -4,6 +4,7 @@ import { describeEachDialect } from '../support/databases.js';
 import { insertTenant } from '../support/interview-fixtures.js';
 import { startTestService } from '../support/service.js';
 import { postGraphQL } from '../support/graphql-client.js';
+import { ManualClock } from '../../src/clock.js';
 
 const CREATE = `mutation($input: CreateVirtualInterviewEventInput!) { createVirtualInterviewEvent(input: $input) { event { id } } }`;
 const UPDATE = `mutation($input: UpdateVirtualInterviewEventInput!) { updateVirtualInterviewEvent(input: $input) { event { id } } }`;
@@ -48,6 +49,7 @@ describeEachDialect('employer isolation matrix', (database) => {
       };
     }
     service = await startTestService(database(), {
+      clock: new ManualClock(Date.UTC(2026, 10, 1)),
       authenticate: async (token) => principals[token as 'a' | 'b'] ?? null,
     });
     for (const who of ['a', 'b'] as const) {

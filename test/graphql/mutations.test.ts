@@ -5,6 +5,7 @@ import { describeEachDialect } from '../support/databases.js';
 import { insertTenant } from '../support/interview-fixtures.js';
 import { startTestService } from '../support/service.js';
 import { postGraphQL } from '../support/graphql-client.js';
+import { ManualClock } from '../../src/clock.js';
 
 const EVENT_FIELDS = `
   id title startTime endTime timezone languageCode countryCode status mediaType
@@ -78,6 +79,7 @@ describeEachDialect('Interview API mutations', (database) => {
     };
     principals.noEmployer = { ...principals.mine, employerId: null } as Principal;
     service = await startTestService(database(), {
+      clock: new ManualClock(Date.UTC(2026, 10, 1)),
       authenticate: async (token) => principals[token] ?? null,
     });
   });

@@ -12,6 +12,7 @@ import {
 } from '../support/schema-conformance.js';
 import { startTestService } from '../support/service.js';
 import { postGraphQL } from '../support/graphql-client.js';
+import { ManualClock } from '../../src/clock.js';
 
 const schema = wireCheckingSchema();
 const rootField = (root: 'Query' | 'Mutation', name: string): GraphQLField<unknown, unknown> => {
@@ -89,6 +90,7 @@ describeEachDialect(
         scopes: ['employer_access'],
       };
       service = await startTestService(database(), {
+        clock: new ManualClock(Date.UTC(2026, 10, 1)),
         authenticate: async (token) => (token === 'ok' ? principal : null),
       });
     });

@@ -33,6 +33,8 @@ export async function startTestService(
       AUTH_URL: `http://127.0.0.1:${port}`,
       LOG_LEVEL: 'silent',
       KEY_ENCRYPTION_SECRET: TEST_KEY_ENCRYPTION_SECRET,
+      // Tests drive time with a ManualClock and sweep explicitly; no timer sweeps behind them.
+      SWEEP_INTERVAL_MS: '0',
       ...options.env,
     }),
     database: database.config,

@@ -52,7 +52,10 @@ export interface InterviewLifecycle {
   /** Interviewee joins the lobby: RSVPED → CHECKED_IN; the event becomes STARTED on a first join. */
   checkIn(eventId: string, intervieweeId: string): Promise<void>;
   /** The invited interviewer with this email (letter case ignored), or null. */
-  findInterviewer(eventId: string, email: string): Promise<{ id: string; email: string; name: string | null } | null>;
+  findInterviewer(
+    eventId: string,
+    email: string,
+  ): Promise<{ id: string; email: string; name: string | null } | null>;
   /** CHECKED_IN or REQUEUED → INTERVIEWING; a record starts now. At most one open record, even under races. */
   admit(eventId: string, interviewerId: string): Promise<void>;
   /** INTERVIEWING → REQUEUED; the open record ends now. */

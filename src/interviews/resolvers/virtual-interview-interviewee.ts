@@ -11,7 +11,8 @@ export const VirtualInterviewInterviewee: VirtualInterviewIntervieweeResolvers =
   id: (interviewee) => interviewee.id,
   name: (interviewee) => interviewee.name,
   email: (interviewee) => interviewee.email,
-  status: (interviewee) => interviewee.status,
+  status: async (interviewee, _args, context) =>
+    context.settle.interviewee(interviewee, await eventOf(interviewee, context)),
   job: (interviewee) => jobOf(interviewee),
   intervieweeLobbyUrl: async (interviewee, _args, { loaders }) => {
     const links = await loaders.lobbyLinks.load(interviewee.event_id);

@@ -1,0 +1,294 @@
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../../clock.js';
+import type { Database } from '../../db/database.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import type {
+  DecisionValue,
+  EpochMs,
+  EventRow,
+  IntervieweeRow,
+  InterviewerRow,
+  LobbyRole,
+} from '../../db/rows.js';
+import { NotFoundError, ValidationError } from '../../errors.js';
+import { sha256Hex } from '../../security/random.js';
+import type { SecretBox } from '../../security/secret-box.js';
+import { linksFromTokens } from '../lobby-links.js';
+import { optionalText } from '../rules/text.js';
+import {
+  TransitionRefused,
+  type InterviewLifecycle,
+  type LobbyAccess,
+  type LobbyView,
+} from './interview-lifecycle.js';
+import { endEvent } from './event-ending.js';
+import { LifecycleStore } from './lifecycle-store.js';
+import { lobbyView } from './lobby-view.js';
+import { settleEvent, type SettledEvent } from './settle.js';
+import {
+  decisionRefusal,
+  eventTransition,
+  intervieweeTransition,
+  type IntervieweeAction,
+  type Transition,
+} from './state-machines.js';
+
+const DECISIONS: ReadonlySet<string> = new Set<DecisionValue>(['YES', 'NO', 'MAYBE', 'SKIP']);
+const NOTE_MAX = 5000;
+/** Tokens are 43 characters; anything much longer is not worth hashing. */
+const TOKEN_MAX = 200;
+
+/** An event as one transaction sees it: locked, and settled at the transaction's instant. */
+interface LockedEvent {
+  row: EventRow;
+  settled: SettledEvent;
+  now: EpochMs;
+  store: LifecycleStore;
+}
+
+/**
+ * The interview lifecycle behind the lobby pages (DESIGN §5). Each action is one transaction
+ * that locks the event, settles it by the clock, asks the state machines, and then writes with
+ * conditional UPDATEs; a refusal throws TransitionRefused before anything is written.
+ */
+export class InterviewLifecycleService implements InterviewLifecycle {
+  private readonly store: LifecycleStore;
+
+  constructor(
+    db: Database,
+    private readonly lobbyTokenBox: SecretBox,
+    private readonly publicUrl: string,
+    private readonly clock: Clock,
+    /** ARCHIVE_AFTER_DAYS, in milliseconds (see archiveDelayMs). */
+    private readonly archiveAfterMs: number,
+  ) {
+    this.store = new LifecycleStore(db);
+  }
+
+  async access(role: LobbyRole, token: string): Promise<LobbyAccess | null> {
+    if (!token || token.length > TOKEN_MAX) return null;
+    const row = await this.store.lobbyToken(role, sha256Hex(token));
+    return row
+      ? { role: row.role, eventId: row.event_id, intervieweeId: row.interviewee_id }
+      : null;
+  }
+
+  async view(eventId: string): Promise<LobbyView> {
+    const stored = await this.store.readSnapshot(async (store) => {
+      const event = await store.findEvent(eventId);
+      if (!event) throw eventNotFound();
+      const interviewee = await store.intervieweeOf(eventId);
+      const records = interviewee ? await store.recordsOf(interviewee.id) : [];
+      return {
+        event,
+        interviewee: interviewee ?? null,
+        records,
+        interviewers: await store.interviewersOf(eventId),
+        outcomes: await store.outcomesOf(records.map((record) => record.id)),
+        links: linksFromTokens(
+          await store.lobbyTokensOf(eventId),
+          this.lobbyTokenBox,
+          this.publicUrl,
+        ),
+      };
+    });
+    return lobbyView(stored, settleEvent(stored.event, this.clock.now(), this.archiveAfterMs));
+  }
+
+  async checkIn(eventId: string, intervieweeId: string): Promise<void> {
+    await this.withLockedEvent(eventId, async ({ row, settled, now, store }) => {
+      const interviewee = await store.intervieweeOf(eventId);
+      if (!interviewee || interviewee.id !== intervieweeId) throw intervieweeNotFound();
+      const eventNext = allowedOrRefuse(eventTransition(settled.status, 'join'));
+      const next = allowedOrRefuse(intervieweeTransition(interviewee.status, 'checkIn'));
+      if (eventNext !== row.status) {
+        await changed(
+          store.moveEvent(eventId, new Map([[row.status, eventNext]]), {
+            started_at: now,
+            updated_at: now,
+          }),
+        );
+      }
+      if (next !== interviewee.status) {
+        await changed(
+          store.moveInterviewee(interviewee.id, new Map([[interviewee.status, next]]), {
+            checked_in_at: now,
+            updated_at: now,
+          }),
+        );
+      }
+    });
+  }
+
+  async findInterviewer(
+    eventId: string,
+    email: string,
+  ): Promise<{ id: string; email: string; name: string | null } | null> {
+    const row = await this.store.interviewerByEmail(eventId, email.trim().toLowerCase());
+    return row ? { id: row.id, email: row.email, name: row.name } : null;
+  }
+
+  async admit(eventId: string, interviewerId: string): Promise<void> {
+    await this.actOnInterviewee(
+      eventId,
+      interviewerId,
+      'admit',
+      async (store, interviewee, now) => {
+        try {
+          await store.openRecord({
+            id: randomUUID(),
+            event_id: eventId,
+            interviewee_id: interviewee.id,
+            start_at: now,
+            end_at: null,
+            recording_url: null,
+            created_at: now,
+          });
+        } catch (error) {
+          // The partial unique index: another interviewer opened a record first.
+          if (isUniqueViolation(error)) throw admittedByAnother();
+          throw error;
+        }
+      },
+    );
+  }
+
+  async sendBack(eventId: string, interviewerId: string): Promise<void> {
+    await this.actOnInterviewee(eventId, interviewerId, 'sendBack', (store, interviewee, now) =>
+      closeOpenRecord(store, interviewee, now),
+    );
+  }
+
+  async endInterview(eventId: string, interviewerId: string): Promise<void> {
+    await this.actOnInterviewee(eventId, interviewerId, 'finish', (store, interviewee, now) =>
+      closeOpenRecord(store, interviewee, now),
+    );
+  }
+
+  async recordDecision(
+    eventId: string,
+    interviewerId: string,
+    recordId: string,
+    decision: DecisionValue,
+    note: string | null,
+  ): Promise<void> {
+    if (!DECISIONS.has(decision)) {
+      throw new ValidationError(`decision must be one of ${[...DECISIONS].join(', ')}`, 'decision');
+    }
+    const noteText = optionalText(note, 'note', NOTE_MAX);
+    await this.withLockedEvent(eventId, async ({ settled, now, store }) => {
+      await invitedInterviewer(store, eventId, interviewerId);
+      const refusal = decisionRefusal(settled.status);
+      if (refusal) throw new TransitionRefused(refusal);
+      if (!(await store.record(eventId, recordId))) {
+        throw new NotFoundError('There is no such interview record in this event.', 'recordId');
+      }
+      await store.saveOutcome({
+        id: randomUUID(),
+        record_id: recordId,
+        interviewer_id: interviewerId,
+        decision,
+        note_text: noteText,
+        created_at: now,
+        updated_at: now,
+      });
+    });
+  }
+
+  async endEvent(eventId: string, interviewerId: string): Promise<void> {
+    await this.withLockedEvent(eventId, async ({ row, settled, now, store }) => {
+      await invitedInterviewer(store, eventId, interviewerId);
+      allowedOrRefuse(eventTransition(settled.status, 'end'));
+      // A refusal above covers an event the clock has already ended, so the row is still open.
+      await changed(endEvent(store, row.id, now, now));
+    });
+  }
+
+  /**
+   * An interviewer's action on the event's interviewee: the event must still be open, the
+   * interviewee machine must allow the action, and `work` writes what goes with it.
+   */
+  private async actOnInterviewee(
+    eventId: string,
+    interviewerId: string,
+    action: Extract<IntervieweeAction, 'admit' | 'sendBack' | 'finish'>,
+    work: (store: LifecycleStore, interviewee: IntervieweeRow, now: EpochMs) => Promise<void>,
+  ): Promise<void> {
+    await this.withLockedEvent(eventId, async ({ settled, now, store }) => {
+      await invitedInterviewer(store, eventId, interviewerId);
+      allowedOrRefuse(eventTransition(settled.status, 'join'));
+      const interviewee = await store.intervieweeOf(eventId);
+      if (!interviewee) throw new TransitionRefused('This event has no interviewee yet.');
+      const next = allowedOrRefuse(intervieweeTransition(interviewee.status, action));
+      await changed(
+        store.moveInterviewee(interviewee.id, new Map([[interviewee.status, next]]), {
+          updated_at: now,
+        }),
+      );
+      await work(store, interviewee, now);
+    });
+  }
+
+  private withLockedEvent<T>(
+    eventId: string,
+    work: (event: LockedEvent) => Promise<T>,
+  ): Promise<T> {
+    return this.store.inTransaction(async (store) => {
+      const row = await store.lockEvent(eventId);
+      if (!row) throw eventNotFound();
+      const now = this.clock.now();
+      return work({ row, settled: settleEvent(row, now, this.archiveAfterMs), now, store });
+    });
+  }
+}
+
+function allowedOrRefuse<Status>(transition: Transition<Status>): Status {
+  if (!transition.allowed) throw new TransitionRefused(transition.refusal);
+  return transition.next;
+}
+
+/**
+ * A conditional UPDATE under the event lock finds the status it was told to expect; if it did
+ * not, somebody changed the row in a way the lock did not cover, and the transaction is undone.
+ */
+async function changed(update: Promise<boolean>): Promise<void> {
+  if (!(await update)) {
+    throw new TransitionRefused(
+      'This interview changed at the same moment; reload the page and try again.',
+    );
+  }
+}
+
+async function closeOpenRecord(
+  store: LifecycleStore,
+  interviewee: IntervieweeRow,
+  now: EpochMs,
+): Promise<void> {
+  if ((await store.closeOpenRecordOf(interviewee.id, now)) !== 1) {
+    throw new Error(`interviewee ${interviewee.id} was INTERVIEWING without an open record`);
+  }
+}
+
+async function invitedInterviewer(
+  store: LifecycleStore,
+  eventId: string,
+  interviewerId: string,
+): Promise<InterviewerRow> {
+  const interviewer = await store.interviewer(eventId, interviewerId);
+  if (!interviewer) {
+    throw new NotFoundError('You are not an interviewer of this event.', 'interviewerId');
+  }
+  return interviewer;
+}
+
+function eventNotFound(): NotFoundError {
+  return new NotFoundError('There is no such interview event.', 'eventId');
+}
+
+function intervieweeNotFound(): NotFoundError {
+  return new NotFoundError('You are not the interviewee of this event.', 'intervieweeId');
+}
+
+function admittedByAnother(): TransitionRefused {
+  return new TransitionRefused('Another interviewer has just admitted the interviewee.');
+}

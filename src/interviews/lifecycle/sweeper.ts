@@ -1,0 +1,135 @@
+import type { Logger } from 'pino';
+import type { Clock } from '../../clock.js';
+import type { Database } from '../../db/database.js';
+import type { EpochMs } from '../../db/rows.js';
+import { endEvent } from './event-ending.js';
+import { LifecycleStore } from './lifecycle-store.js';
+import { eventChanges } from './state-machines.js';
+
+/** How many transitions one sweep applied; several workers' counts add up to the due events. */
+export interface SweepCounts {
+  ended: number;
+  archived: number;
+}
+
+/** Due events read per query; a sweep keeps reading until a batch comes back short. */
+const BATCH_SIZE = 200;
+
+/**
+ * Persists the time-driven transitions: events whose end time has passed become ENDED (with
+ * their interviewee and open record), and events that ended `ARCHIVE_AFTER_DAYS` ago become
+ * ARCHIVED. Reads settle these on their own, so a sweep only has to come eventually.
+ *
+ * Any number of processes may sweep the same database at once: each event moves in its own
+ * transaction through a conditional UPDATE that re-checks status and due time, so exactly one
+ * sweeper (or interviewer) applies each transition and the others see zero rows changed.
+ */
+export class InterviewSweeper {
+  private readonly store: LifecycleStore;
+
+  constructor(
+    db: Database,
+    /** ARCHIVE_AFTER_DAYS, in milliseconds (see archiveDelayMs). */
+    private readonly archiveAfterMs: number,
+  ) {
+    this.store = new LifecycleStore(db);
+  }
+
+  async sweep(now: EpochMs): Promise<SweepCounts> {
+    const ended = await this.endDueEvents(now);
+    const archived = await this.archiveDueEvents(now);
+    return { ended, archived };
+  }
+
+  /** Ended at their end time, the instant reads already settle them to. */
+  private endDueEvents(now: EpochMs): Promise<number> {
+    const open = [...eventChanges('end').keys()];
+    return inBatches(
+      () => this.store.eventsEndingBy(open, now, BATCH_SIZE),
+      (event) =>
+        this.store.inTransaction((store) =>
+          endEvent(store, event.id, event.end_at, now, { column: 'end_at', by: now }),
+        ),
+    );
+  }
+
+  /** Archived at the instant they became due, `ARCHIVE_AFTER_DAYS` after they ended. */
+  private archiveDueEvents(now: EpochMs): Promise<number> {
+    const archiving = eventChanges('archive');
+    const endedBy = now - this.archiveAfterMs;
+    return inBatches(
+      () => this.store.eventsEndedBy([...archiving.keys()], endedBy, BATCH_SIZE),
+      (event) =>
+        this.store.moveEvent(
+          event.id,
+          archiving,
+          { archived_at: event.ended_at + this.archiveAfterMs, updated_at: now },
+          { column: 'ended_at', by: endedBy },
+        ),
+    );
+  }
+}
+
+/**
+ * Applies `apply` to each due row, batch after batch, and counts the rows this process moved.
+ * Stops at a short batch, or at a batch of which it moved nothing (another worker is on it).
+ */
+async function inBatches<Row>(
+  due: () => Promise<Row[]>,
+  apply: (row: Row) => Promise<boolean>,
+): Promise<number> {
+  let moved = 0;
+  for (;;) {
+    const batch = await due();
+    let movedNow = 0;
+    for (const row of batch) if (await apply(row)) movedNow += 1;
+    moved += movedNow;
+    if (batch.length < BATCH_SIZE || movedNow === 0) return moved;
+  }
+}
+
+export interface RunningSweeper {
+  /** Cancels the next sweep and waits for one in progress. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Sweeps every `intervalMs`, the first time one interval after start. Sweeps never overlap; a
+ * failed one is logged and the next runs on schedule.
+ */
+export function startSweeper(
+  sweeper: InterviewSweeper,
+  clock: Clock,
+  intervalMs: number,
+  logger: Logger,
+): RunningSweeper {
+  let stopped = false;
+  let running: Promise<void> = Promise.resolve();
+  let timer: NodeJS.Timeout | undefined;
+
+  const schedule = () => {
+    timer = setTimeout(() => {
+      running = sweepOnce().finally(() => {
+        if (!stopped) schedule();
+      });
+    }, intervalMs);
+    timer.unref();
+  };
+  const sweepOnce = async () => {
+    try {
+      const counts = await sweeper.sweep(clock.now());
+      if (counts.ended || counts.archived) logger.info(counts, 'interview sweep');
+    } catch (error) {
+      logger.error({ err: error }, 'interview sweep failed');
+    }
+  };
+
+  schedule();
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}

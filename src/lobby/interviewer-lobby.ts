@@ -1,0 +1,156 @@
+import type { Request, RequestHandler, Response, Router } from 'express';
+import type { DecisionValue } from '../db/rows.js';
+import { LOBBY_PATHS } from '../interviews/lobby-links.js';
+import { isValidEmail } from '../validation/email.js';
+import type { LobbyPlace } from './interviewer-identity.js';
+import {
+  acceptForm,
+  attempt,
+  backToPage,
+  formField,
+  openLink,
+  type LobbyKit,
+  type OpenedLink,
+  type Refusal,
+} from './lobby-kit.js';
+import { DECISION_CHOICES, type DecisionDraft } from './page-models.js';
+
+const ENTER_EMAIL = 'Enter the email address your invitation was sent to.';
+const NOT_INVITED =
+  'This email is not invited to this interview event. Use the address your invitation was sent to.';
+const IDENTIFY_AGAIN = 'Enter your email address again to continue. Nothing was changed.';
+const CHOOSE_DECISION = 'Choose Yes, No, Maybe or Skip, then save your decision.';
+const NO_SUCH_INTERVIEW =
+  'That interview is not part of this event. Reload the page and try again.';
+
+/** The lifecycle steps behind the interviewer lobby's buttons, by the path they are posted to. */
+const STEPS = {
+  admit: 'admit',
+  'send-back': 'sendBack',
+  'end-interview': 'endInterview',
+  'end-event': 'endEvent',
+} as const;
+
+/**
+ * The interviewer lobby, GET /lobby/interviewer/:token. The browser first says which invited
+ * interviewer uses it (POST …/identify, remembered in a signed cookie scoped to this lobby), then
+ * sees the interviewee and acts: …/admit, …/send-back, …/end-interview, …/end-event and
+ * …/decision. Every form is CSRF-checked and answers 303 back to the page; a refused step shows
+ * the page again with the reason (409).
+ */
+export function mountInterviewerLobby(router: Router, kit: LobbyKit, form: RequestHandler): void {
+  const page = `${LOBBY_PATHS.interviewer}/:token`;
+  const place = (link: OpenedLink): LobbyPlace => ({
+    eventId: link.access.eventId,
+    path: link.path,
+  });
+
+  /** The page as this browser should see it: the lobby when identified, the email form if not. */
+  async function show(
+    req: Request,
+    res: Response,
+    link: OpenedLink,
+    problem?: Refusal & { email?: string; draft?: DecisionDraft },
+  ): Promise<void> {
+    const view = await kit.lifecycle.view(link.access.eventId);
+    const remembered = kit.identities.recall(req, place(link));
+    const me = view.interviewers.find((interviewer) => interviewer.id === remembered);
+    const common = {
+      view,
+      path: link.path,
+      csrfToken: kit.csrf.forAnonymous(req, res),
+      status: problem?.status,
+      error: problem?.message,
+    };
+    if (me) kit.pages.interviewerLobby(res, { ...common, me, draft: problem?.draft });
+    else kit.pages.interviewerIdentify(res, { ...common, email: problem?.email });
+  }
+
+  /** Opens the link of a form post, after its CSRF check; null when the answer is already sent. */
+  async function openForm(req: Request, res: Response): Promise<OpenedLink | null> {
+    if (!acceptForm(kit, req, res)) return null;
+    return openLink(kit, 'interviewer', req, res);
+  }
+
+  /** Runs a step as the remembered interviewer, then redirects back or shows the refusal. */
+  async function act(
+    req: Request,
+    res: Response,
+    link: OpenedLink,
+    step: (eventId: string, interviewerId: string) => Promise<void>,
+    draft?: DecisionDraft,
+  ): Promise<void> {
+    const interviewerId = kit.identities.recall(req, place(link));
+    if (!interviewerId) return show(req, res, link, { status: 403, message: IDENTIFY_AGAIN });
+    const refusal = await attempt(() => step(link.access.eventId, interviewerId));
+    if (refusal) return show(req, res, link, { ...refusal, draft });
+    res.redirect(303, link.path);
+  }
+
+  router.get(page, async (req, res) => {
+    const link = await openLink(kit, 'interviewer', req, res);
+    if (link) await show(req, res, link);
+  });
+
+  router.post(`${page}/identify`, form, async (req, res) => {
+    const link = await openForm(req, res);
+    if (!link) return;
+    const email = formField(req, 'email').trim();
+    if (!isValidEmail(email))
+      return show(req, res, link, { status: 400, message: ENTER_EMAIL, email });
+    const interviewer = await kit.lifecycle.findInterviewer(link.access.eventId, email);
+    if (!interviewer) return show(req, res, link, { status: 403, message: NOT_INVITED, email });
+    kit.identities.remember(res, place(link), interviewer.id);
+    res.redirect(303, link.path);
+  });
+
+  router.post(`${page}/forget`, form, async (req, res) => {
+    const link = await openForm(req, res);
+    if (!link) return;
+    kit.identities.forget(res, place(link));
+    res.redirect(303, link.path);
+  });
+
+  for (const [action, method] of Object.entries(STEPS)) {
+    router.post(`${page}/${action}`, form, async (req, res) => {
+      const link = await openForm(req, res);
+      if (!link) return;
+      await act(req, res, link, (eventId, interviewerId) =>
+        kit.lifecycle[method](eventId, interviewerId),
+      );
+    });
+  }
+
+  router.post(`${page}/decision`, form, async (req, res) => {
+    const link = await openForm(req, res);
+    if (!link) return;
+    const recordId = formField(req, 'record_id');
+    const decision = decisionValue(formField(req, 'decision'));
+    const note = formField(req, 'note');
+    const draft: DecisionDraft = { recordId, decision, note };
+    if (!/^[A-Za-z0-9-]{1,64}$/.test(recordId)) {
+      return show(req, res, link, { status: 400, message: NO_SUCH_INTERVIEW });
+    }
+    if (!decision) return show(req, res, link, { status: 400, message: CHOOSE_DECISION, draft });
+    await act(
+      req,
+      res,
+      link,
+      (eventId, interviewerId) =>
+        kit.lifecycle.recordDecision(
+          eventId,
+          interviewerId,
+          recordId,
+          decision,
+          note.trim() || null,
+        ),
+      draft,
+    );
+  });
+
+  backToPage(router, kit, 'interviewer', ['identify', 'forget', 'decision', ...Object.keys(STEPS)]);
+}
+
+function decisionValue(value: string): DecisionValue | null {
+  return DECISION_CHOICES.find((choice) => choice.value === value)?.value ?? null;
+}

@@ -1,0 +1,102 @@
+import type { Response } from 'express';
+import nunjucks from 'nunjucks';
+import type { LobbyView } from '../interviews/lifecycle/interview-lifecycle.js';
+import { VIEWS_DIR } from '../oauth/authorize/pages.js';
+import { CSRF_FIELD } from '../sessions/csrf.js';
+import {
+  eventSummary,
+  interviewerModel,
+  intervieweeModel,
+  landingModel,
+  type DecisionDraft,
+  type Interviewer,
+} from './page-models.js';
+
+/** What every page with a form needs, and the problem to show above it, if any. */
+export interface FormPage {
+  view: LobbyView;
+  csrfToken: string;
+  /** The page's own path; its forms post to paths under it. */
+  path: string;
+  status?: number;
+  error?: string | null;
+}
+
+/**
+ * The HTML of the interview pages. Templates autoescape and refuse to print an undefined value,
+ * and none of them carries a script or a style attribute, so the site's CSP holds as is.
+ */
+export class LobbyPages {
+  private readonly env = new nunjucks.Environment(new nunjucks.FileSystemLoader(VIEWS_DIR), {
+    autoescape: true,
+    throwOnUndefined: true,
+  });
+
+  landing(res: Response, view: LobbyView): void {
+    this.render(res, 200, 'landing.njk', landingModel(view));
+  }
+
+  intervieweeLobby(res: Response, page: FormPage): void {
+    this.render(res, page.status ?? 200, 'lobby-interviewee.njk', {
+      ...this.form(page),
+      ...intervieweeModel(page.view),
+      check_in_action: `${page.path}/check-in`,
+    });
+  }
+
+  /** The interviewer lobby before the browser is known: who are you? */
+  interviewerIdentify(res: Response, page: FormPage & { email?: string }): void {
+    this.render(res, page.status ?? 200, 'lobby-interviewer-identify.njk', {
+      ...this.form(page),
+      ...eventSummary(page.view),
+      email: page.email ?? '',
+      identify_action: `${page.path}/identify`,
+    });
+  }
+
+  interviewerLobby(
+    res: Response,
+    page: FormPage & { me: Interviewer; draft?: DecisionDraft },
+  ): void {
+    this.render(res, page.status ?? 200, 'lobby-interviewer.njk', {
+      ...this.form(page),
+      ...interviewerModel(page.view, page.me, page.draft),
+      actions: {
+        admit: `${page.path}/admit`,
+        send_back: `${page.path}/send-back`,
+        end_interview: `${page.path}/end-interview`,
+        end_event: `${page.path}/end-event`,
+        decision: `${page.path}/decision`,
+        forget: `${page.path}/forget`,
+      },
+    });
+  }
+
+  /** One body for every unknown, altered or misplaced link: it says nothing about why. */
+  notFound(res: Response): void {
+    this.render(res, 404, 'lobby-not-found.njk', {});
+  }
+
+  message(res: Response, status: number, page: { title: string; message: string }): void {
+    this.render(res, status, 'lobby-message.njk', page);
+  }
+
+  private form(page: FormPage) {
+    return {
+      page_path: page.path,
+      csrf_field: CSRF_FIELD,
+      csrf_token: page.csrfToken,
+      error: page.error ?? null,
+    };
+  }
+
+  private render(
+    res: Response,
+    status: number,
+    template: string,
+    context: Record<string, unknown>,
+  ): void {
+    const html = this.env.render(template, context);
+    res.status(status).type('html').send(html);
+  }
+}

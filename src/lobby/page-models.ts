@@ -1,0 +1,120 @@
+import type { DecisionValue } from '../db/rows.js';
+import type { LobbyView } from '../interviews/lifecycle/interview-lifecycle.js';
+import { describeSchedule, isoInstant, timeOfDay } from './schedule.js';
+import {
+  CLOSED_EVENT_NOTICES,
+  EVENT_STATUS_LABELS,
+  INTERVIEWEE_STATUS_FOR_INTERVIEWERS,
+  INTERVIEWEE_STATUS_FOR_THEM,
+  isOpen,
+} from './status-words.js';
+
+/**
+ * What each page shows, worked out from the lifecycle's view. Templates only print these values;
+ * every decision about wording and about which buttons appear is made here.
+ */
+
+export const DECISION_CHOICES: ReadonlyArray<{ value: DecisionValue; label: string }> = [
+  { value: 'YES', label: 'Yes' },
+  { value: 'NO', label: 'No' },
+  { value: 'MAYBE', label: 'Maybe' },
+  { value: 'SKIP', label: 'Skip' },
+];
+
+export interface Interviewer {
+  id: string;
+  email: string;
+  name: string | null;
+}
+
+/** A decision form as it was submitted, shown again when the lifecycle refused it. */
+export interface DecisionDraft {
+  recordId: string;
+  decision: DecisionValue | null;
+  note: string;
+}
+
+/** The parts every page of an event shares: title, times and status. */
+export function eventSummary(view: LobbyView) {
+  const { event } = view;
+  return {
+    event_title: event.title,
+    schedule: describeSchedule(event),
+    media: event.mediaType === 'PHONE' ? 'Phone interview' : 'Video interview',
+    event_status: EVENT_STATUS_LABELS[event.status],
+    closed_notice: CLOSED_EVENT_NOTICES[event.status],
+  };
+}
+
+export function landingModel(view: LobbyView) {
+  const cancelled = view.event.status === 'CANCELLED';
+  return {
+    ...eventSummary(view),
+    interviewee_url: cancelled ? null : view.links.intervieweeLobbyUrl,
+    interviewer_url: cancelled ? null : view.links.interviewerLobbyUrl,
+  };
+}
+
+export function intervieweeModel(view: LobbyView) {
+  const interviewee = view.interviewee;
+  return {
+    ...eventSummary(view),
+    interviewee_name: interviewee?.name ?? '',
+    interviewee_status: interviewee ? INTERVIEWEE_STATUS_FOR_THEM[interviewee.status] : '',
+    can_check_in: isOpen(view.event.status) && interviewee?.status === 'RSVPED',
+  };
+}
+
+export function interviewerModel(view: LobbyView, me: Interviewer, draft?: DecisionDraft) {
+  const open = isOpen(view.event.status);
+  const status = view.interviewee?.status;
+  return {
+    ...eventSummary(view),
+    me: { email: me.email, name: me.name ?? '' },
+    interviewee: view.interviewee
+      ? {
+          name: view.interviewee.name,
+          status: INTERVIEWEE_STATUS_FOR_INTERVIEWERS[view.interviewee.status],
+        }
+      : null,
+    can_admit: open && (status === 'CHECKED_IN' || status === 'REQUEUED'),
+    in_room: open && status === 'INTERVIEWING',
+    can_end_event: open,
+    records: view.records.map((record, index) => recordModel(view, record, index, me, draft)),
+  };
+}
+
+function recordModel(
+  view: LobbyView,
+  record: LobbyView['records'][number],
+  index: number,
+  me: Interviewer,
+  draft: DecisionDraft | undefined,
+) {
+  const zone = view.event.timezone;
+  const stored = record.outcomes.find((outcome) => outcome.interviewerId === me.id);
+  const mine = draft?.recordId === record.id ? draft : stored;
+  const prefix = `record-${index + 1}`;
+  return {
+    id: record.id,
+    heading: `Interview ${index + 1}`,
+    heading_id: `${prefix}-heading`,
+    started: record.startAt === null ? null : moment(record.startAt, zone),
+    ended: record.endAt === null ? null : moment(record.endAt, zone),
+    editable: view.event.status !== 'ARCHIVED',
+    note_id: `${prefix}-note`,
+    note: mine?.note ?? '',
+    saved_note: stored?.note ?? '',
+    saved_decision:
+      DECISION_CHOICES.find((choice) => choice.value === stored?.decision)?.label ?? null,
+    choices: DECISION_CHOICES.map((choice) => ({
+      ...choice,
+      input_id: `${prefix}-${choice.value.toLowerCase()}`,
+      checked: mine?.decision === choice.value,
+    })),
+  };
+}
+
+function moment(at: number, timezone: string) {
+  return { iso: isoInstant(at), text: timeOfDay(at, timezone) };
+}

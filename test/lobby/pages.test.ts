@@ -1,0 +1,850 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { loadConfig } from '../../src/config.js';
+import type { DecisionValue, LobbyRole } from '../../src/db/rows.js';
+import { errorHandler, notFound } from '../../src/http/errors.js';
+import { requestContext } from '../../src/http/request-context.js';
+import {
+  TransitionRefused,
+  type InterviewLifecycle,
+  type LobbyAccess,
+  type LobbyView,
+} from '../../src/interviews/lifecycle/interview-lifecycle.js';
+import { lobbyRouter } from '../../src/lobby/router.js';
+import { randomToken } from '../../src/security/random.js';
+import type { Principal } from '../../src/oauth/principal.js';
+import { createTestDatabase, type TestDatabase } from '../support/databases.js';
+import { insertTenant } from '../support/interview-fixtures.js';
+import { silentLogger } from '../support/logger.js';
+import { startTestService } from '../support/service.js';
+
+const SECRET = 'lobby-page-test-secret-0123456789abcdef';
+
+/**
+ * A small in-memory lifecycle: one event, enough state to drive the pages, and a log of every
+ * call so a test can tell that a refused form reached nothing.
+ */
+class FakeLifecycle implements InterviewLifecycle {
+  readonly calls: string[] = [];
+  readonly tokens: Record<LobbyRole, string> = {
+    landing: randomToken(),
+    interviewer: randomToken(),
+    interviewee: randomToken(),
+  };
+  /** When set, the next transition is refused with this message. */
+  refuseWith: string | null = null;
+  readonly state: LobbyView;
+
+  constructor(title = 'Backend engineer – first round') {
+    this.state = {
+      event: {
+        id: randomUUID(),
+        title,
+        startAt: Date.UTC(2026, 11, 1, 14, 0),
+        endAt: Date.UTC(2026, 11, 1, 15, 0),
+        startOffsetMinutes: -300,
+        endOffsetMinutes: -300,
+        timezone: 'America/New_York',
+        status: 'SCHEDULED',
+        mediaType: 'VIDEO',
+      },
+      interviewers: [
+        { id: randomUUID(), email: 'Lee@Example.com', name: 'Lee' },
+        { id: randomUUID(), email: 'sam@example.com', name: null },
+      ],
+      interviewee: { id: randomUUID(), name: 'Casey Candidate', status: 'RSVPED' },
+      records: [],
+      links: {
+        interviewerLobbyUrl: `http://pages.test/lobby/interviewer/${this.tokens.interviewer}`,
+        intervieweeLobbyUrl: `http://pages.test/lobby/interviewee/${this.tokens.interviewee}`,
+      },
+    };
+  }
+
+  /** Calls that change something (everything but reads). */
+  get transitions(): string[] {
+    return this.calls.filter((call) => !/^(access|view|findInterviewer)\b/.test(call));
+  }
+
+  async access(role: LobbyRole, token: string): Promise<LobbyAccess | null> {
+    this.calls.push(`access:${role}`);
+    if (this.tokens[role] !== token) return null;
+    const intervieweeId = role === 'interviewee' ? this.state.interviewee!.id : null;
+    return { role, eventId: this.state.event.id, intervieweeId };
+  }
+
+  async view(eventId: string): Promise<LobbyView> {
+    this.calls.push('view');
+    assert.equal(eventId, this.state.event.id);
+    return structuredClone(this.state);
+  }
+
+  async findInterviewer(eventId: string, email: string) {
+    this.calls.push('findInterviewer');
+    assert.equal(eventId, this.state.event.id);
+    const wanted = email.toLowerCase();
+    return this.state.interviewers.find((one) => one.email.toLowerCase() === wanted) ?? null;
+  }
+
+  async checkIn(eventId: string, intervieweeId: string): Promise<void> {
+    this.transition('checkIn', eventId);
+    assert.equal(intervieweeId, this.state.interviewee!.id);
+    this.state.interviewee!.status = 'CHECKED_IN';
+    this.state.event.status = 'STARTED';
+  }
+
+  async admit(eventId: string, interviewerId: string): Promise<void> {
+    this.transition(`admit:${interviewerId}`, eventId);
+    this.state.interviewee!.status = 'INTERVIEWING';
+    this.state.records.push({ id: randomUUID(), startAt: Date.now(), endAt: null, outcomes: [] });
+  }
+
+  async sendBack(eventId: string, interviewerId: string): Promise<void> {
+    this.transition(`sendBack:${interviewerId}`, eventId);
+    this.state.interviewee!.status = 'REQUEUED';
+    this.state.records.at(-1)!.endAt = Date.now();
+  }
+
+  async endInterview(eventId: string, interviewerId: string): Promise<void> {
+    this.transition(`endInterview:${interviewerId}`, eventId);
+    this.state.interviewee!.status = 'INTERVIEWED';
+    this.state.records.at(-1)!.endAt = Date.now();
+  }
+
+  async recordDecision(
+    eventId: string,
+    interviewerId: string,
+    recordId: string,
+    decision: DecisionValue,
+    note: string | null,
+  ): Promise<void> {
+    this.transition(`recordDecision:${interviewerId}:${decision}:${note}`, eventId);
+    const record = this.state.records.find((candidate) => candidate.id === recordId);
+    if (!record) throw new TransitionRefused('That interview is not part of this event.');
+    record.outcomes = record.outcomes.filter((outcome) => outcome.interviewerId !== interviewerId);
+    record.outcomes.push({ interviewerId, decision, note });
+  }
+
+  async endEvent(eventId: string, interviewerId: string): Promise<void> {
+    this.transition(`endEvent:${interviewerId}`, eventId);
+    this.state.event.status = 'ENDED';
+  }
+
+  private transition(call: string, eventId: string): void {
+    this.calls.push(call);
+    assert.equal(eventId, this.state.event.id);
+    const refusal = this.refuseWith;
+    this.refuseWith = null;
+    if (refusal) throw new TransitionRefused(refusal);
+  }
+}
+
+/** Remembers cookies per path, the way a browser sends them back. */
+class CookieJar {
+  private readonly cookies = new Map<string, { value: string; path: string }>();
+
+  take(response: Response): void {
+    for (const line of response.headers.getSetCookie()) {
+      const [pair = '', ...attributes] = line.split(';').map((part) => part.trim());
+      const [name = '', value = ''] = pair.split('=');
+      const path = attributes.find((a) => a.startsWith('Path='))?.slice(5) ?? '/';
+      const key = `${name}@${path}`;
+      if (value === '' || /Max-Age=0/.test(line)) this.cookies.delete(key);
+      else this.cookies.set(key, { value, path });
+    }
+  }
+
+  header(path: string): string {
+    return [...this.cookies.entries()]
+      .filter(
+        ([, cookie]) =>
+          path === cookie.path || path.startsWith(`${cookie.path}/`) || cookie.path === '/',
+      )
+      .map(([key, cookie]) => `${key.split('@')[0]}=${cookie.value}`)
+      .join('; ');
+  }
+
+  set(name: string, path: string, value: string): void {
+    this.cookies.set(`${name}@${path}`, { value, path });
+  }
+
+  get(name: string, path: string): string | undefined {
+    return this.cookies.get(`${name}@${path}`)?.value;
+  }
+}
+
+/** The pages in a tiny app of their own, the way src/app.ts mounts them. */
+async function startPages(lifecycle: InterviewLifecycle) {
+  const config = loadConfig({ PUBLIC_URL: 'http://pages.test', LOG_LEVEL: 'silent' });
+  const app = express();
+  app.use(requestContext(silentLogger));
+  app.use(lobbyRouter({ lifecycle, config, formSecret: SECRET }));
+  app.use(notFound);
+  app.use(errorHandler);
+  const server = await new Promise<Server>((resolve) => {
+    const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+  });
+  const { port } = server.address() as AddressInfo;
+  return { server, url: `http://127.0.0.1:${port}` };
+}
+
+/** A browser-like client: keeps cookies, reads the CSRF token of the page it last loaded. */
+class Visitor {
+  readonly jar = new CookieJar();
+  csrfToken = '';
+
+  constructor(private readonly base: string) {}
+
+  async get(path: string): Promise<{ response: Response; body: string }> {
+    const response = await fetch(`${this.base}${path}`, {
+      headers: { cookie: this.jar.header(path) },
+      redirect: 'manual',
+    });
+    this.jar.take(response);
+    const body = await response.text();
+    const token = /name="csrf_token" value="([^"]+)"/.exec(body)?.[1];
+    if (token) this.csrfToken = token;
+    return { response, body };
+  }
+
+  async post(
+    path: string,
+    fields: Record<string, string> = {},
+    options: { csrf?: string | null } = {},
+  ): Promise<{ response: Response; body: string }> {
+    const form = new URLSearchParams(fields);
+    const csrf = options.csrf === undefined ? this.csrfToken : options.csrf;
+    if (csrf !== null) form.set('csrf_token', csrf);
+    const response = await fetch(`${this.base}${path}`, {
+      method: 'POST',
+      headers: {
+        cookie: this.jar.header(path),
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: form,
+      redirect: 'manual',
+    });
+    this.jar.take(response);
+    return { response, body: await response.text() };
+  }
+}
+
+/** The text of the page's role="alert" summary, if it has one. */
+function alertText(body: string): string | undefined {
+  return /role="alert">([\s\S]*?)<\/div>/
+    .exec(body)?.[1]
+    ?.replace(/<[^>]+>/g, ' ')
+    .trim();
+}
+
+function decoded(html: string): string {
+  return html
+    .replace(/&#39;/g, "'")
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+}
+
+function altered(token: string): string {
+  const last = token.at(-1) === 'A' ? 'B' : 'A';
+  return `${token.slice(0, -1)}${last}`;
+}
+
+describe('interview pages (over HTTP, with an in-memory lifecycle)', () => {
+  let lifecycle: FakeLifecycle;
+  let pages: Awaited<ReturnType<typeof startPages>>;
+  let visitor: Visitor;
+
+  const landingPath = () => `/interviews/${lifecycle.tokens.landing}`;
+  const intervieweePath = () => `/lobby/interviewee/${lifecycle.tokens.interviewee}`;
+  const interviewerPath = () => `/lobby/interviewer/${lifecycle.tokens.interviewer}`;
+
+  beforeEach(async () => {
+    lifecycle = new FakeLifecycle();
+    pages = await startPages(lifecycle);
+    visitor = new Visitor(pages.url);
+  });
+  afterEach(async () => {
+    await new Promise<void>((resolve) => pages.server.close(() => resolve()));
+  });
+
+  /** Identifies the visitor in the interviewer lobby as `email`. */
+  async function identify(email = 'lee@example.com') {
+    await visitor.get(interviewerPath());
+    const { response } = await visitor.post(`${interviewerPath()}/identify`, { email });
+    assert.equal(response.status, 303);
+    return visitor.get(interviewerPath());
+  }
+
+  describe('links that do not open anything', () => {
+    it('answer one identical 404 page for wrong, altered and other-kind tokens', async () => {
+      const { tokens } = lifecycle;
+      const paths = [
+        `/interviews/${randomToken()}`,
+        `/interviews/${altered(tokens.landing)}`,
+        `/interviews/${tokens.interviewer}`,
+        `/interviews/${tokens.interviewee}`,
+        `/lobby/interviewee/${randomToken()}`,
+        `/lobby/interviewee/${altered(tokens.interviewee)}`,
+        `/lobby/interviewee/${tokens.landing}`,
+        `/lobby/interviewee/${tokens.interviewer}`,
+        `/lobby/interviewer/${randomToken()}`,
+        `/lobby/interviewer/${altered(tokens.interviewer)}`,
+        `/lobby/interviewer/${tokens.interviewee}`,
+        `/lobby/interviewer/${tokens.landing}`,
+        '/lobby/interviewer/not-a-token',
+        `/lobby/interviewer/${tokens.interviewer}/no-such-page`,
+        '/interviews/',
+      ];
+      const bodies = new Set<string>();
+      for (const path of paths) {
+        const { response, body } = await visitor.get(path);
+        assert.equal(response.status, 404, path);
+        assert.match(response.headers.get('content-type') ?? '', /^text\/html/);
+        assert.equal(response.headers.get('cache-control'), 'no-store', path);
+        assert.equal(response.headers.get('referrer-policy'), 'no-referrer', path);
+        assert.equal(response.headers.get('set-cookie'), null, `${path} sets no cookie`);
+        bodies.add(body);
+      }
+      assert.equal(bodies.size, 1, 'every 404 has the same body');
+      const [body] = bodies;
+      assert.match(body!, /This link does not work/);
+      for (const token of Object.values(tokens)) assert.ok(!body!.includes(token));
+    });
+
+    it('lead a form address opened later back to its page, and nowhere for a wrong link', async () => {
+      for (const path of [`${interviewerPath()}/identify`, `${intervieweePath()}/check-in`]) {
+        const { response } = await visitor.get(path);
+        assert.equal(response.status, 303, path);
+        assert.equal(response.headers.get('location'), path.slice(0, path.lastIndexOf('/')));
+      }
+      const { response } = await visitor.get(`/lobby/interviewer/${randomToken()}/admit`);
+      assert.equal(response.status, 404);
+      assert.deepEqual(lifecycle.transitions, []);
+    });
+
+    it('answer the same 404 to a form posted with a valid CSRF token to a wrong link', async () => {
+      const { body: notFoundBody } = await visitor.get(`/interviews/${randomToken()}`);
+      await visitor.get(intervieweePath());
+      const { response, body } = await visitor.post(
+        `/lobby/interviewee/${altered(lifecycle.tokens.interviewee)}/check-in`,
+      );
+      assert.equal(response.status, 404);
+      assert.equal(body, notFoundBody);
+      assert.deepEqual(lifecycle.transitions, []);
+    });
+  });
+
+  describe('headers and escaping', () => {
+    it('marks every page no-store and no-referrer', async () => {
+      for (const path of [landingPath(), intervieweePath(), interviewerPath()]) {
+        const { response } = await visitor.get(path);
+        assert.equal(response.status, 200, path);
+        assert.equal(response.headers.get('cache-control'), 'no-store');
+        assert.equal(response.headers.get('referrer-policy'), 'no-referrer');
+      }
+    });
+
+    it('prints a title with markup as text on every page', async () => {
+      const hostile = '<script>alert("x")</script> & <b>bold</b>';
+      lifecycle.state.event.title = hostile;
+      lifecycle.state.interviewee!.name = '<img src=x onerror=alert(1)>';
+      for (const path of [landingPath(), intervieweePath(), interviewerPath()]) {
+        const { body } = await visitor.get(path);
+        assert.ok(!body.includes('<script>'), `${path} has no script element`);
+        assert.ok(!body.includes('<b>bold'), path);
+        assert.ok(body.includes('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; '), path);
+      }
+      const { body } = await visitor.get(intervieweePath());
+      assert.ok(!body.includes('<img'));
+      assert.ok(body.includes('&lt;img src=x onerror=alert(1)&gt;'));
+    });
+
+    it('carries no inline script or style', async () => {
+      await identify();
+      for (const path of [landingPath(), intervieweePath(), interviewerPath()]) {
+        const { body } = await visitor.get(path);
+        assert.doesNotMatch(body, /<script|<style|\sstyle=|\son[a-z]+=/i, path);
+        assert.match(body, /<html lang="en">/);
+      }
+    });
+  });
+
+  describe('the landing page', () => {
+    it('shows the title, the time in the event zone and in UTC, the status and both lobbies', async () => {
+      const { response, body } = await visitor.get(landingPath());
+      assert.equal(response.status, 200);
+      const text = decoded(body);
+      assert.match(text, /<h1>Backend engineer – first round<\/h1>/);
+      assert.match(
+        text,
+        /<time datetime="2026-12-01T14:00:00.000Z">Tuesday, December 1, 2026 at 9:00 AM<\/time>/,
+      );
+      assert.match(text, /<time datetime="2026-12-01T15:00:00.000Z">10:00 AM<\/time>/);
+      assert.match(text, /Eastern Standard Time \(America\/New_York\)/);
+      assert.match(text, /Tuesday, December 1, 2026 at 2:00 PM<\/time>\s*to <time[^>]*>3:00 PM/);
+      assert.match(text, /Scheduled/);
+      assert.ok(text.includes(`href="${lifecycle.state.links.intervieweeLobbyUrl}"`));
+      assert.ok(text.includes(`href="${lifecycle.state.links.interviewerLobbyUrl}"`));
+    });
+
+    it('says plainly that a cancelled event is cancelled, and links nowhere', async () => {
+      lifecycle.state.event.status = 'CANCELLED';
+      const { body } = await visitor.get(landingPath());
+      assert.match(body, /This interview event was cancelled/);
+      assert.ok(!body.includes('/lobby/'));
+    });
+
+    it('says plainly that an archived event is over', async () => {
+      lifecycle.state.event.status = 'ARCHIVED';
+      const { body } = await visitor.get(landingPath());
+      assert.match(body, /has ended and is archived/);
+    });
+  });
+
+  describe('the interviewee lobby', () => {
+    it('checks in with a CSRF-protected form, then redirects 303 to the page', async () => {
+      const before = await visitor.get(intervieweePath());
+      assert.match(before.body, /You have not checked in yet/);
+      assert.match(before.body, />Check in<\/button>/);
+
+      const { response } = await visitor.post(`${intervieweePath()}/check-in`);
+      assert.equal(response.status, 303);
+      assert.equal(response.headers.get('location'), intervieweePath());
+      assert.deepEqual(lifecycle.transitions, ['checkIn']);
+
+      const after = await visitor.get(intervieweePath());
+      assert.match(after.body, /You are checked in and waiting in the lobby/);
+      assert.doesNotMatch(after.body, />Check in<\/button>/);
+    });
+
+    it('refuses a form without a valid CSRF token with 403 and calls nothing', async () => {
+      await visitor.get(intervieweePath());
+      const cases: Array<string | null> = [null, '', 'forged', altered(visitor.csrfToken)];
+      for (const csrf of cases) {
+        const { response, body } = await visitor.post(
+          `${intervieweePath()}/check-in`,
+          {},
+          { csrf },
+        );
+        assert.equal(response.status, 403, String(csrf));
+        assert.match(body, /This form has expired/);
+      }
+      // A token from another browser does not fit this browser's cookie.
+      const other = new Visitor(pages.url);
+      await other.get(intervieweePath());
+      const { response } = await visitor.post(
+        `${intervieweePath()}/check-in`,
+        {},
+        { csrf: other.csrfToken },
+      );
+      assert.equal(response.status, 403);
+      assert.deepEqual(lifecycle.calls, [
+        'access:interviewee',
+        'view',
+        'access:interviewee',
+        'view',
+      ]);
+    });
+
+    it('shows why a cancelled event cannot be joined, and answers a refused check-in with 409', async () => {
+      await visitor.get(intervieweePath());
+      lifecycle.state.event.status = 'CANCELLED';
+      lifecycle.state.interviewee!.status = 'CANCELLED';
+      const page = await visitor.get(intervieweePath());
+      assert.match(page.body, /This interview event was cancelled/);
+      assert.doesNotMatch(page.body, />Check in<\/button>/);
+
+      lifecycle.refuseWith =
+        'This interview event was cancelled, so there is no lobby to check in to.';
+      const { response, body } = await visitor.post(`${intervieweePath()}/check-in`);
+      assert.equal(response.status, 409);
+      assert.equal(response.headers.get('cache-control'), 'no-store');
+      assert.match(
+        alertText(body) ?? '',
+        /This interview event was cancelled, so there is no lobby to check in to\./,
+      );
+      assert.equal(lifecycle.state.interviewee!.status, 'CANCELLED', 'nothing changed');
+    });
+  });
+
+  describe('the interviewer lobby', () => {
+    it('asks for an email first, and says when it is not invited', async () => {
+      const first = await visitor.get(interviewerPath());
+      assert.match(first.body, /<label for="email">Email<\/label>/);
+      assert.match(first.body, />Continue<\/button>/);
+      assert.doesNotMatch(first.body, /Admit|End event|Lee@Example\.com|sam@example/);
+
+      const { response, body } = await visitor.post(`${interviewerPath()}/identify`, {
+        email: 'stranger@example.com',
+      });
+      assert.equal(response.status, 403);
+      assert.match(alertText(body) ?? '', /This email is not invited to this interview event/);
+      assert.doesNotMatch(body, /Lee@Example\.com|sam@example/);
+      assert.match(body, /value="stranger@example.com"/);
+      assert.equal(visitor.jar.get('hpa_lobby_interviewer', interviewerPath()), undefined);
+
+      const empty = await visitor.post(`${interviewerPath()}/identify`, { email: 'not an email' });
+      assert.equal(empty.response.status, 400);
+      assert.match(alertText(empty.body) ?? '', /Enter the email address your invitation/);
+    });
+
+    it('remembers an invited interviewer in a signed cookie scoped to the lobby', async () => {
+      await visitor.get(interviewerPath());
+      const { response } = await visitor.post(`${interviewerPath()}/identify`, {
+        email: ' LEE@example.com ',
+      });
+      assert.equal(response.status, 303);
+      assert.equal(response.headers.get('location'), interviewerPath());
+      const cookie = response.headers
+        .getSetCookie()
+        .find((line) => line.startsWith('hpa_lobby_interviewer='));
+      assert.ok(cookie);
+      assert.match(cookie, /; HttpOnly/);
+      assert.match(cookie, /; SameSite=Lax/);
+      assert.match(cookie, new RegExp(`; Path=${interviewerPath()}(;|$)`));
+      assert.ok(cookie.includes(lifecycle.state.interviewers[0]!.id));
+
+      const { body } = await visitor.get(interviewerPath());
+      assert.match(body, /you are <strong>Lee@Example.com<\/strong>/);
+      assert.match(body, /Casey Candidate<\/strong>: Not checked in yet/);
+      assert.match(body, />End event<\/button>/);
+    });
+
+    it('does not accept a cookie altered to name another interviewer', async () => {
+      await identify();
+      const [lee, sam] = lifecycle.state.interviewers;
+      const value = visitor.jar.get('hpa_lobby_interviewer', interviewerPath())!;
+      visitor.jar.set('hpa_lobby_interviewer', interviewerPath(), value.replace(lee!.id, sam!.id));
+      const { body } = await visitor.get(interviewerPath());
+      assert.match(body, /<label for="email">Email<\/label>/);
+      const { response } = await visitor.post(`${interviewerPath()}/end-event`);
+      assert.equal(response.status, 403);
+      assert.deepEqual(lifecycle.transitions, []);
+    });
+
+    it('does not accept a cookie signed for another event', async () => {
+      await identify();
+      const value = visitor.jar.get('hpa_lobby_interviewer', interviewerPath())!;
+      const other = new FakeLifecycle();
+      other.state.interviewers[0]!.id = lifecycle.state.interviewers[0]!.id;
+      const otherPages = await startPages(other);
+      try {
+        const stranger = new Visitor(otherPages.url);
+        const otherPath = `/lobby/interviewer/${other.tokens.interviewer}`;
+        stranger.jar.set('hpa_lobby_interviewer', otherPath, value);
+        const { body } = await stranger.get(otherPath);
+        assert.match(body, /<label for="email">Email<\/label>/);
+      } finally {
+        await new Promise<void>((resolve) => otherPages.server.close(() => resolve()));
+      }
+    });
+
+    it('admits, sends back, ends the interview and the event, each answered 303', async () => {
+      lifecycle.state.interviewee!.status = 'CHECKED_IN';
+      const lee = lifecycle.state.interviewers[0]!.id;
+      let page = await identify();
+      assert.match(page.body, />Admit<\/button>/);
+      for (const [action, button] of [
+        ['admit', 'Send back to lobby'],
+        ['send-back', 'Admit'],
+        ['admit', 'End interview'],
+        ['end-interview', 'Save decision'],
+        ['end-event', 'This interview event has ended'],
+      ] as const) {
+        const { response } = await visitor.post(`${interviewerPath()}/${action}`);
+        assert.equal(response.status, 303, action);
+        assert.equal(response.headers.get('location'), interviewerPath());
+        page = await visitor.get(interviewerPath());
+        assert.ok(page.body.includes(button), `after ${action} the page shows ${button}`);
+      }
+      assert.deepEqual(lifecycle.transitions, [
+        `admit:${lee}`,
+        `sendBack:${lee}`,
+        `admit:${lee}`,
+        `endInterview:${lee}`,
+        `endEvent:${lee}`,
+      ]);
+      assert.doesNotMatch(page.body, />(Admit|End event|End interview)<\/button>/);
+    });
+
+    it('shows a refused step with its message (409) and changes nothing', async () => {
+      lifecycle.state.interviewee!.status = 'CHECKED_IN';
+      await identify();
+      lifecycle.refuseWith = 'The interviewee left the lobby & cannot be admitted <now>.';
+      const { response, body } = await visitor.post(`${interviewerPath()}/admit`);
+      assert.equal(response.status, 409);
+      assert.match(
+        alertText(body) ?? '',
+        /The interviewee left the lobby &amp; cannot be admitted &lt;now&gt;\./,
+      );
+      assert.match(body, />Admit<\/button>/, 'the page is shown again');
+      assert.equal(lifecycle.state.interviewee!.status, 'CHECKED_IN');
+      assert.equal(lifecycle.state.records.length, 0);
+    });
+
+    it('records a decision with a note, prefilled afterwards', async () => {
+      lifecycle.state.interviewee!.status = 'CHECKED_IN';
+      await identify();
+      await visitor.post(`${interviewerPath()}/admit`);
+      await visitor.post(`${interviewerPath()}/end-interview`);
+      const recordId = lifecycle.state.records[0]!.id;
+      const lee = lifecycle.state.interviewers[0]!.id;
+
+      const { response } = await visitor.post(`${interviewerPath()}/decision`, {
+        record_id: recordId,
+        decision: 'MAYBE',
+        note: '  Clear thinker; <b>rusty</b> on SQL.  ',
+      });
+      assert.equal(response.status, 303);
+      assert.equal(
+        lifecycle.transitions.at(-1),
+        `recordDecision:${lee}:MAYBE:Clear thinker; <b>rusty</b> on SQL.`,
+      );
+
+      const { body } = await visitor.get(interviewerPath());
+      assert.match(body, /value="MAYBE"\s+required checked/);
+      assert.match(body, />Clear thinker; &lt;b&gt;rusty&lt;\/b&gt; on SQL.<\/textarea>/);
+      assert.match(body, /<label for="record-1-note">Note<\/label>/);
+    });
+
+    it('keeps what was typed when a decision is refused', async () => {
+      lifecycle.state.interviewee!.status = 'CHECKED_IN';
+      await identify();
+      await visitor.post(`${interviewerPath()}/admit`);
+      lifecycle.refuseWith = 'Decisions can no longer be changed: the event is archived.';
+      const { response, body } = await visitor.post(`${interviewerPath()}/decision`, {
+        record_id: lifecycle.state.records[0]!.id,
+        decision: 'NO',
+        note: 'Typed with care',
+      });
+      assert.equal(response.status, 409);
+      assert.match(alertText(body) ?? '', /Decisions can no longer be changed/);
+      assert.match(body, /value="NO"\s+required checked/);
+      assert.match(body, />Typed with care<\/textarea>/);
+      assert.deepEqual(lifecycle.state.records[0]!.outcomes, []);
+    });
+
+    it('refuses a decision that is not one of the four with 400, calling nothing', async () => {
+      lifecycle.state.interviewee!.status = 'CHECKED_IN';
+      await identify();
+      await visitor.post(`${interviewerPath()}/admit`);
+      const before = lifecycle.transitions.length;
+      const { response, body } = await visitor.post(`${interviewerPath()}/decision`, {
+        record_id: lifecycle.state.records[0]!.id,
+        decision: 'STRONG_YES',
+      });
+      assert.equal(response.status, 400);
+      assert.match(alertText(body) ?? '', /Choose Yes, No, Maybe or Skip/);
+      assert.equal(lifecycle.transitions.length, before);
+    });
+
+    it('asks an unidentified browser for its email again instead of acting', async () => {
+      await visitor.get(interviewerPath());
+      for (const action of ['admit', 'send-back', 'end-interview', 'end-event']) {
+        const { response, body } = await visitor.post(`${interviewerPath()}/${action}`);
+        assert.equal(response.status, 403, action);
+        assert.match(alertText(body) ?? '', /Enter your email address again/);
+      }
+      assert.deepEqual(lifecycle.transitions, []);
+    });
+
+    it('forgets the interviewer on "Use another email"', async () => {
+      await identify();
+      const { response } = await visitor.post(`${interviewerPath()}/forget`);
+      assert.equal(response.status, 303);
+      const { body } = await visitor.get(interviewerPath());
+      assert.match(body, /<label for="email">Email<\/label>/);
+    });
+  });
+});
+
+describe('interview pages on the real service [sqlite]', () => {
+  let database: (TestDatabase & { dispose(): Promise<void> }) | undefined;
+  let service: Awaited<ReturnType<typeof startTestService>> | undefined;
+  let principal: Principal;
+
+  before(async () => {
+    database = await createTestDatabase('sqlite');
+    const tenant = await insertTenant(database.db, 'pages');
+    principal = {
+      kind: 'user',
+      userId: tenant.userId,
+      appId: tenant.appId,
+      clientId: 'pages-client',
+      jti: 'pages-token',
+      employerId: tenant.employerId,
+      scopes: ['employer_access'],
+    };
+    service = await startTestService(database, {
+      authenticate: async (token) => (token === 'scheduler' ? principal : null),
+    });
+  });
+  after(async () => {
+    await service?.stop();
+    await database?.dispose();
+  });
+
+  async function graphql(query: string, variables: object) {
+    const response = await fetch(`${service!.url}/graphql`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer scheduler', 'content-type': 'application/json' },
+      body: JSON.stringify({ query, variables }),
+    });
+    const body = (await response.json()) as { data: any; errors?: unknown };
+    assert.equal(body.errors, undefined, JSON.stringify(body.errors));
+    return body.data;
+  }
+
+  /** Schedules an event through the API and returns the paths of its three pages. */
+  async function scheduleEvent(title = 'Data engineer – screening') {
+    const data = await graphql(
+      `
+        mutation ($input: CreateVirtualInterviewEventInput!) {
+          createVirtualInterviewEvent(input: $input) {
+            event {
+              id
+              interviewerLobbyUrl
+              interviewLandingPageUrl
+              intervieweesConnection {
+                interviewees {
+                  intervieweeLobbyUrl
+                }
+              }
+            }
+          }
+        }
+      `,
+      {
+        input: {
+          title,
+          startTime: new Date(Date.now() + 3_600_000).toISOString(),
+          endTime: new Date(Date.now() + 7_200_000).toISOString(),
+          timezone: 'Asia/Kolkata',
+          interviewers: [{ email: 'ana@example.com' }],
+          interviewee: { name: 'Kim Candidate', email: 'kim@example.com' },
+          requestMetadata: { atsName: 'Pages test' },
+        },
+      },
+    );
+    const event = data.createVirtualInterviewEvent.event;
+    const path = (url: string) => new URL(url).pathname;
+    return {
+      id: event.id as string,
+      landing: path(event.interviewLandingPageUrl),
+      interviewer: path(event.interviewerLobbyUrl),
+      interviewee: path(event.intervieweesConnection.interviewees[0].intervieweeLobbyUrl),
+    };
+  }
+
+  async function intervieweeStatus(eventId: string): Promise<string> {
+    const row = await database!.db('interviewees').where({ event_id: eventId }).first();
+    return row.status;
+  }
+
+  it('serves every page no-store, no-referrer, framed by nobody, with no inline script allowed', async () => {
+    const paths = await scheduleEvent();
+    const visitor = new Visitor(service!.url);
+    for (const path of [paths.landing, paths.interviewee, paths.interviewer]) {
+      const { response } = await visitor.get(path);
+      assert.equal(response.status, 200, path);
+      assert.equal(response.headers.get('cache-control'), 'no-store');
+      assert.equal(response.headers.get('referrer-policy'), 'no-referrer');
+      const policy = response.headers.get('content-security-policy') ?? '';
+      const directives = new Map(
+        policy.split(';').map((part) => {
+          const [name = '', ...values] = part.trim().split(/\s+/);
+          return [name, values] as const;
+        }),
+      );
+      const scripts = directives.get('script-src') ?? directives.get('default-src');
+      assert.ok(scripts, policy);
+      assert.ok(!scripts.includes("'unsafe-inline'") && !scripts.includes("'unsafe-eval'"), policy);
+      assert.deepEqual(directives.get('frame-ancestors'), ["'none'"]);
+      assert.deepEqual(directives.get('form-action'), ["'self'"]);
+    }
+  });
+
+  it('answers one identical 404 for unknown and swapped tokens', async () => {
+    const paths = await scheduleEvent();
+    const token = (path: string) => path.split('/').at(-1)!;
+    const visitor = new Visitor(service!.url);
+    const bodies = new Set<string>();
+    for (const path of [
+      `/interviews/${randomToken()}`,
+      `/interviews/${token(paths.interviewer)}`,
+      `/lobby/interviewee/${altered(token(paths.interviewee))}`,
+      `/lobby/interviewee/${token(paths.landing)}`,
+      `/lobby/interviewer/${token(paths.interviewee)}`,
+      `/lobby/interviewer/${randomToken()}`,
+    ]) {
+      const { response, body } = await visitor.get(path);
+      assert.equal(response.status, 404, path);
+      assert.equal(response.headers.get('cache-control'), 'no-store');
+      bodies.add(body);
+    }
+    assert.equal(bodies.size, 1);
+  });
+
+  it('checks in and admits through PRG, refuses forms without CSRF, re-renders a refusal with 409', async () => {
+    const paths = await scheduleEvent('<script>alert(1)</script> screening');
+    const interviewee = new Visitor(service!.url);
+    const page = await interviewee.get(paths.interviewee);
+    assert.ok(page.body.includes('&lt;script&gt;alert(1)&lt;/script&gt; screening'));
+    assert.ok(!page.body.includes('<script>'));
+
+    const forged = await interviewee.post(`${paths.interviewee}/check-in`, {}, { csrf: null });
+    assert.equal(forged.response.status, 403);
+    assert.equal(await intervieweeStatus(paths.id), 'RSVPED');
+
+    const checkIn = await interviewee.post(`${paths.interviewee}/check-in`);
+    assert.equal(checkIn.response.status, 303);
+    assert.equal(checkIn.response.headers.get('location'), paths.interviewee);
+    assert.equal(await intervieweeStatus(paths.id), 'CHECKED_IN');
+
+    const interviewer = new Visitor(service!.url);
+    await interviewer.get(paths.interviewer);
+    const wrong = await interviewer.post(`${paths.interviewer}/identify`, {
+      email: 'bo@example.com',
+    });
+    assert.equal(wrong.response.status, 403);
+    const right = await interviewer.post(`${paths.interviewer}/identify`, {
+      email: 'ANA@example.com',
+    });
+    assert.equal(right.response.status, 303);
+    const lobby = await interviewer.get(paths.interviewer);
+    assert.match(lobby.body, /Kim Candidate<\/strong>: Checked in, waiting in the lobby/);
+
+    const endInterview = await interviewer.post(`${paths.interviewer}/end-interview`);
+    assert.equal(endInterview.response.status, 409, 'nobody is in the room yet');
+    assert.ok(alertText(endInterview.body));
+    assert.equal(await intervieweeStatus(paths.id), 'CHECKED_IN');
+
+    const admit = await interviewer.post(`${paths.interviewer}/admit`);
+    assert.equal(admit.response.status, 303);
+    assert.equal(await intervieweeStatus(paths.id), 'INTERVIEWING');
+  });
+
+  it('says a cancelled event cannot be joined, and answers its check-in with 409', async () => {
+    const paths = await scheduleEvent();
+    const visitor = new Visitor(service!.url);
+    await visitor.get(paths.interviewee);
+    await graphql(
+      'mutation($id: ID!) { cancelVirtualInterviewEvent(input: { id: $id }) { event { id } } }',
+      { id: paths.id },
+    );
+    const page = await visitor.get(paths.interviewee);
+    assert.match(page.body, /This interview event was cancelled/);
+    assert.doesNotMatch(page.body, />Check in<\/button>/);
+
+    const { response, body } = await visitor.post(`${paths.interviewee}/check-in`);
+    assert.equal(response.status, 409);
+    assert.ok(alertText(body), 'the refusal is shown in an alert');
+    assert.match(body, /This interview event was cancelled/);
+    assert.equal(await intervieweeStatus(paths.id), 'CANCELLED');
+  });
+});
