@@ -9,9 +9,9 @@ import { interviewResolvers } from '../../src/interviews/resolvers/index.js';
 import type { Principal } from '../../src/oauth/principal.js';
 import { createTestDatabase } from '../support/databases.js';
 import { insertEventGraph, insertTenant, type EventGraph } from '../support/interview-fixtures.js';
-import { assertResponseMatches } from '../support/openapi-contract.js';
 import { startTestService } from '../support/service.js';
 import { ManualClock } from '../../src/clock.js';
+import { postGraphQL, type GraphQLRequest } from '../support/graphql-client.js';
 
 interface GraphQLBody {
   data?: any;
@@ -23,24 +23,19 @@ type TestDatabase = Awaited<ReturnType<typeof createTestDatabase>>;
 
 const TOKEN = 'limits-token';
 
-/** POSTs a GraphQL request as the test principal and checks the response against openapi.yaml. */
+/** POSTs a GraphQL request (possibly malformed) as the test principal; see postGraphQL. */
 async function post(
   service: TestService,
   request: object,
   headers: Record<string, string> = {},
 ): Promise<{ status: number; body: GraphQLBody }> {
-  const response = await fetch(`${service.url}/graphql`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', ...headers },
-    body: JSON.stringify(request),
-  });
-  const body = (await response.json()) as GraphQLBody;
-  assertResponseMatches('POST', '/graphql', {
-    status: response.status,
-    headers: response.headers,
-    body,
-  });
-  return { status: response.status, body };
+  const { status, body } = await postGraphQL(
+    service.url,
+    TOKEN,
+    request as GraphQLRequest,
+    headers,
+  );
+  return { status, body: body as GraphQLBody };
 }
 
 function assertRefused(
