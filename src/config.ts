@@ -65,6 +65,17 @@ const sweeperVariables = {
 };
 
 // ---------------------------------------------------------------------------------------------
+// Partner console (README "Configuration").
+// ---------------------------------------------------------------------------------------------
+
+export type ConsoleSignUp = 'open' | 'closed';
+
+const consoleVariables = {
+  /** `closed` turns self-service sign-up off; accounts are then created with the CLI. */
+  CONSOLE_SIGN_UP: z.enum(['open', 'closed']).default('open'),
+};
+
+// ---------------------------------------------------------------------------------------------
 
 const environmentSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -103,6 +114,7 @@ const environmentSchema = z.object({
   TOKEN_VERIFICATION_CACHE_MS: z.coerce.number().int().min(0).max(10_000).default(2000),
   ...graphqlLimitVariables,
   ...sweeperVariables,
+  ...consoleVariables,
 });
 
 export type DatabaseConfig =
@@ -139,6 +151,8 @@ export interface Config {
   tokenVerificationCacheMs: number;
   /** Abuse limits and document cache of the GraphQL gateway. */
   graphql: GraphQLLimits;
+  /** Whether anyone may create an account on the partner console's sign-up page. */
+  consoleSignUp: ConsoleSignUp;
 }
 
 export interface RateLimit {
@@ -205,6 +219,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxCost: e.GRAPHQL_MAX_COST,
       documentCacheSize: e.GRAPHQL_DOCUMENT_CACHE_SIZE,
     },
+    consoleSignUp: e.CONSOLE_SIGN_UP,
   };
 }
 

@@ -21,6 +21,7 @@ import { AccountStore } from './accounts/account-store.js';
 import { AppStore } from './accounts/app-store.js';
 import { AuditLog } from './audit/audit-log.js';
 import { systemClock, type Clock } from './clock.js';
+import { consoleRouter } from './console/router.js';
 import { lobbyRouter } from './lobby/router.js';
 import { AuthorizationCodes } from './oauth/authorization-codes.js';
 import { AccountInfoService } from './oauth/account-info/account-info-service.js';
@@ -161,6 +162,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
         formSecret: keyEncryptionSecret,
       }),
       lobbyRouter({ lifecycle, config, formSecret: keyEncryptionSecret, clock }),
+      consoleRouter({ config, db, clock, accounts, apps, audit, formSecret: keyEncryptionSecret }),
     ],
   });
   const server = await new Promise<Server>((resolve, reject) => {

@@ -12,8 +12,9 @@ export interface AppWithRedirectUris extends AppRow {
 export class AppStore {
   constructor(private readonly db: Executor) {}
 
-  inTransaction<T>(work: (store: AppStore) => Promise<T>): Promise<T> {
-    return this.db.transaction((trx) => work(new AppStore(trx)));
+  /** Runs `work` in one transaction with a store bound to it; `trx` lets others join it. */
+  inTransaction<T>(work: (store: AppStore, trx: Knex.Transaction) => Promise<T>): Promise<T> {
+    return this.db.transaction((trx) => work(new AppStore(trx), trx));
   }
 
   async insertApp(app: AppRow): Promise<void> {
@@ -26,6 +27,23 @@ export class AppStore {
 
   async findByClientId(clientId: string): Promise<AppRow | undefined> {
     return this.db('apps').where({ client_id: clientId }).first();
+  }
+
+  /**
+   * Replaces the secret digest of one confidential app, only when `ownerUserId` owns it. Returns
+   * whether a row changed. The token endpoint reads the digest on every request, so the previous
+   * secret stops working as soon as this commits.
+   */
+  async replaceSecretHash(
+    appId: string,
+    ownerUserId: string,
+    secretHash: string,
+    now: number,
+  ): Promise<boolean> {
+    const changed = await this.db('apps')
+      .where({ id: appId, owner_user_id: ownerUserId, client_type: 'confidential' })
+      .update({ client_secret_hash: secretHash, secret_updated_at: now, updated_at: now });
+    return changed === 1;
   }
 
   async listRedirectUris(appId: string): Promise<string[]> {

@@ -13,7 +13,8 @@ export type AuditEventType =
   | 'code.replayed'
   | 'refresh_token.reused'
   | 'token.revoked'
-  | 'signing_key.rotated';
+  | 'signing_key.rotated'
+  | 'app.secret_rotated';
 
 export interface AuditEntry {
   type: AuditEventType;

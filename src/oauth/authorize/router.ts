@@ -18,7 +18,7 @@ import {
   codeResponseUri,
   errorResponseUri,
 } from './redirects.js';
-import { SignIn } from './sign-in.js';
+import { SignIn } from '../../sessions/sign-in.js';
 
 type RedirectStatus = 302 | 303;
 

@@ -1,18 +1,18 @@
 import type { Knex } from 'knex';
-import type { AccountStore } from '../../accounts/account-store.js';
-import type { AuditLog } from '../../audit/audit-log.js';
-import { hashPassword, MAX_PASSWORD_LENGTH, verifyPassword } from '../../security/passwords.js';
-import { sha256Hex } from '../../security/random.js';
-import type { RateLimiter } from '../../security/rate-limiter.js';
-import type { BrowserSessions, NewSession } from '../../sessions/sessions.js';
+import type { AccountStore } from '../accounts/account-store.js';
+import type { AuditLog } from '../audit/audit-log.js';
+import { hashPassword, MAX_PASSWORD_LENGTH, verifyPassword } from '../security/passwords.js';
+import { sha256Hex } from '../security/random.js';
+import type { RateLimiter } from '../security/rate-limiter.js';
+import type { BrowserSessions, NewSession } from './sessions.js';
 
 export interface SignInAttempt {
   email: string;
   password: string;
   /** The client's IP address: half of the rate-limit key, and recorded in the audit trail. */
   ip: string;
-  /** The app the user is signing in for. */
-  appId: string;
+  /** The app the user is signing in for; absent on the partner console. */
+  appId?: string;
 }
 
 export type SignInOutcome =
@@ -30,7 +30,8 @@ export interface SignInDependencies {
 }
 
 /**
- * Email-and-password sign-in. Failed attempts are counted per client IP and email; once the
+ * Email-and-password sign-in, shared by the authorization pages and the partner console (one
+ * session, one attempt budget). Failed attempts are counted per client IP and email; once the
  * limit is reached further attempts are refused before any password is checked. An unknown email
  * costs the same scrypt work as a wrong password, so timing does not reveal which accounts exist.
  * Neither the password nor the typed email is written to the audit trail.
@@ -53,7 +54,7 @@ export class SignIn {
       await audit.record({
         type: 'sign_in.failed',
         actorUserId: user?.id ?? null,
-        appId: attempt.appId,
+        appId: attempt.appId ?? null,
         ip: attempt.ip,
         details: { reason: user ? 'wrong_password' : 'unknown_email' },
       });
@@ -62,21 +63,28 @@ export class SignIn {
     }
 
     await limiter.reset(key);
-    const created = await this.deps.db.transaction(async (trx) => {
-      const session = await this.deps.sessions.create(user.id, trx);
-      await audit.record(
-        { type: 'sign_in.succeeded', actorUserId: user.id, appId: attempt.appId, ip: attempt.ip },
+    return {
+      outcome: 'signed-in',
+      created: await this.startSession(user.id, attempt.ip, attempt.appId),
+    };
+  }
+
+  /** Opens a session for a user who has just proved who they are (signed in or signed up). */
+  async startSession(userId: string, ip: string, appId?: string): Promise<NewSession> {
+    return this.deps.db.transaction(async (trx) => {
+      const session = await this.deps.sessions.create(userId, trx);
+      await this.deps.audit.record(
+        { type: 'sign_in.succeeded', actorUserId: userId, appId: appId ?? null, ip },
         trx,
       );
       return session;
     });
-    return { outcome: 'signed-in', created };
   }
 
   private async rateLimited(attempt: SignInAttempt, retryAfterSeconds: number) {
     await this.deps.audit.record({
       type: 'sign_in.rate_limited',
-      appId: attempt.appId,
+      appId: attempt.appId ?? null,
       ip: attempt.ip,
       details: { retry_after_seconds: retryAfterSeconds },
     });

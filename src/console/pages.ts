@@ -1,0 +1,183 @@
+import type { Response } from 'express';
+import nunjucks from 'nunjucks';
+import type { AppWithRedirectUris } from '../accounts/app-store.js';
+import { MAX_REDIRECT_URIS } from '../accounts/redirect-uris.js';
+import type { AppRow } from '../db/rows.js';
+import { VIEWS_DIR } from '../oauth/authorize/pages.js';
+import { MIN_PASSWORD_LENGTH } from '../security/passwords.js';
+import { CSRF_FIELD } from '../sessions/csrf.js';
+import { CONSOLE_PATHS, appPaths } from './paths.js';
+
+/** Who is looking at a page: null before sign-in. */
+export interface Viewer {
+  email: string;
+  csrfToken: string;
+}
+
+export interface NewAppValues {
+  name: string;
+  clientType: 'confidential' | 'public';
+  redirectUris: string[];
+}
+
+/** What a page says went wrong, and which input it is about. */
+export interface FormProblem {
+  message: string;
+  field?: string;
+}
+
+/**
+ * The partner console's pages. Templates autoescape and refuse to print an undefined value, as
+ * the authorization pages do; every form carries its CSRF token.
+ */
+export class ConsolePages {
+  private readonly env = new nunjucks.Environment(new nunjucks.FileSystemLoader(VIEWS_DIR), {
+    autoescape: true,
+    throwOnUndefined: true,
+  });
+
+  signIn(
+    res: Response,
+    page: {
+      csrfToken: string;
+      signUpOpen: boolean;
+      status?: number;
+      email?: string;
+      error?: string;
+    },
+  ): void {
+    this.render(res, page.status ?? 200, 'console-sign-in.njk', null, {
+      action: CONSOLE_PATHS.signIn,
+      sign_up_href: page.signUpOpen ? CONSOLE_PATHS.signUp : null,
+      csrf_token: page.csrfToken,
+      email: page.email ?? '',
+      error: page.error ?? null,
+    });
+  }
+
+  signUp(
+    res: Response,
+    page: {
+      csrfToken: string;
+      status?: number;
+      email?: string;
+      name?: string;
+      problem?: FormProblem;
+    },
+  ): void {
+    this.render(res, page.status ?? 200, 'console-sign-up.njk', null, {
+      action: CONSOLE_PATHS.signUp,
+      sign_in_href: CONSOLE_PATHS.signIn,
+      csrf_token: page.csrfToken,
+      email: page.email ?? '',
+      name: page.name ?? '',
+      min_password_length: MIN_PASSWORD_LENGTH,
+      ...problemContext(page.problem),
+    });
+  }
+
+  dashboard(res: Response, viewer: Viewer, apps: AppWithRedirectUris[]): void {
+    this.render(res, 200, 'console-dashboard.njk', viewer, {
+      new_app_href: CONSOLE_PATHS.newApp,
+      apps: apps.map((app) => ({
+        name: app.name,
+        client_id: app.client_id,
+        client_type: clientTypeLabel(app),
+        redirect_count: app.redirect_uris.length,
+        href: appPaths(app.client_id).credentials,
+      })),
+    });
+  }
+
+  newApp(
+    res: Response,
+    viewer: Viewer,
+    page: { values: NewAppValues; status?: number; problem?: FormProblem },
+  ): void {
+    const slots = Math.max(MAX_REDIRECT_URIS, page.values.redirectUris.length);
+    const redirects = Array.from({ length: slots }, (_, index) => ({
+      input_id: `redirect-uri-${index + 1}`,
+      name: `redirect_uri_${index + 1}`,
+      label: `Redirect URL ${index + 1}`,
+      value: page.values.redirectUris[index] ?? '',
+    }));
+    this.render(res, page.status ?? 200, 'console-app-new.njk', viewer, {
+      action: CONSOLE_PATHS.newApp,
+      cancel_href: CONSOLE_PATHS.dashboard,
+      name: page.values.name,
+      client_type: page.values.clientType,
+      redirects,
+      max_redirects: MAX_REDIRECT_URIS,
+      ...problemContext(page.problem),
+    });
+  }
+
+  /** The Credentials tab; `secret` only on the one view right after creation or rotation. */
+  credentials(
+    res: Response,
+    viewer: Viewer,
+    page: { app: AppRow; secret: string | undefined; status?: number; error?: string },
+  ): void {
+    const { app } = page;
+    // A page that may carry a secret is never stored by the browser or a proxy.
+    res.setHeader('Cache-Control', 'no-store');
+    this.render(res, page.status ?? 200, 'console-app-credentials.njk', viewer, {
+      app_name: app.name,
+      dashboard_href: CONSOLE_PATHS.dashboard,
+      client_id: app.client_id,
+      client_type: clientTypeLabel(app),
+      confidential: app.client_type === 'confidential',
+      secret: page.secret ?? null,
+      secret_updated_at: app.secret_updated_at ? isoMinute(app.secret_updated_at) : null,
+      credentials_href: appPaths(app.client_id).credentials,
+      rotate_action: appPaths(app.client_id).rotate,
+      error: page.error ?? null,
+    });
+  }
+
+  /** A page that only explains something: not found, expired form, closed sign-up, failure. */
+  message(
+    res: Response,
+    status: number,
+    viewer: Viewer | null,
+    page: { title: string; message: string },
+  ): void {
+    this.render(res, status, 'console-message.njk', viewer, {
+      heading: page.title,
+      message: page.message,
+      home_href: viewer ? CONSOLE_PATHS.dashboard : CONSOLE_PATHS.signIn,
+      request_id: res.req.id ?? '',
+    });
+  }
+
+  private render(
+    res: Response,
+    status: number,
+    template: string,
+    viewer: Viewer | null,
+    context: Record<string, unknown>,
+  ): void {
+    const html = this.env.render(template, {
+      csrf_field: CSRF_FIELD,
+      csrf_token: viewer?.csrfToken ?? '',
+      user_email: viewer?.email ?? null,
+      sign_out_action: CONSOLE_PATHS.signOut,
+      home_href: CONSOLE_PATHS.dashboard,
+      ...context,
+    });
+    res.status(status).type('html').send(html);
+  }
+}
+
+function problemContext(problem: FormProblem | undefined) {
+  return { error: problem?.message ?? null, error_field: problem?.field ?? null };
+}
+
+function clientTypeLabel(app: Pick<AppRow, 'client_type'>): string {
+  return app.client_type === 'confidential' ? 'Confidential (server-side)' : 'Public (no secret)';
+}
+
+/** `2025-01-31 14:05 UTC`: unambiguous without knowing the viewer's time zone. */
+function isoMinute(epochMs: number): string {
+  return `${new Date(epochMs).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}

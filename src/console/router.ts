@@ -1,0 +1,320 @@
+import express, { Router, type Request, type RequestHandler, type Response } from 'express';
+import { AccountService } from '../accounts/account-service.js';
+import type { AccountStore } from '../accounts/account-store.js';
+import { AppService } from '../accounts/app-service.js';
+import type { AppStore } from '../accounts/app-store.js';
+import type { AuditLog } from '../audit/audit-log.js';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import type { Database } from '../db/database.js';
+import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
+import { RateLimiter } from '../security/rate-limiter.js';
+import { CSRF_FIELD, CsrfTokens } from '../sessions/csrf.js';
+import { BrowserSessions, type BrowserSession } from '../sessions/sessions.js';
+import { SignIn } from '../sessions/sign-in.js';
+import { clientIp, field, redirectUriFields, sentence, waitFor } from './forms.js';
+import { consoleErrorPages } from './html-errors.js';
+import { ConsolePages, type NewAppValues, type Viewer } from './pages.js';
+import { CONSOLE_PATHS, CONSOLE_PREFIX, appPaths } from './paths.js';
+import { SecretFlash } from './secret-flash.js';
+
+export interface ConsoleDependencies {
+  config: Config;
+  db: Database;
+  clock: Clock;
+  accounts: AccountStore;
+  apps: AppStore;
+  audit: AuditLog;
+  /** Server secret from which the key of pre-sign-in CSRF tokens is derived. */
+  formSecret: string;
+}
+
+const SIGN_IN_REQUIRED = 'Enter your email address and password.';
+const WRONG_CREDENTIALS = 'Email or password is incorrect.';
+const EMAIL_TAKEN =
+  'An account with this email already exists. Sign in instead, or use another email.';
+const NAME_REQUIRED = 'Enter your name.';
+const REDIRECT_REQUIRED = 'Enter at least one redirect URL.';
+const CLIENT_TYPE_REQUIRED = 'Choose whether the app is confidential or public.';
+
+/**
+ * The partner console under /console: sign-up, sign-in and sign-out on the same browser session
+ * as the authorization pages, the list of the user's apps, app registration and the Credentials
+ * tab. Handlers check the session and CSRF token, call a service and render; every POST answers
+ * 303. Another user's app is indistinguishable from a missing one.
+ */
+export function consoleRouter(deps: ConsoleDependencies): Router {
+  const { config } = deps;
+  const secure = config.authUrl.startsWith('https:');
+  const sessions = new BrowserSessions(deps.db, deps.clock, { secure });
+  const csrf = new CsrfTokens(deps.formSecret, { secure });
+  const accountService = new AccountService(deps.accounts, deps.clock);
+  const appService = new AppService(deps.apps, deps.accounts, deps.clock, deps.audit);
+  const signIn = new SignIn({
+    db: deps.db,
+    accounts: deps.accounts,
+    sessions,
+    // The key prefix and key format of the authorization pages: one budget for both forms.
+    limiter: new RateLimiter(deps.db, 'sign-in', config.rateLimits.signIn),
+    audit: deps.audit,
+  });
+  const signUpLimiter = new RateLimiter(deps.db, 'console-sign-up', config.rateLimits.signIn);
+  const signUpOpen = config.consoleSignUp === 'open';
+  const flash = new SecretFlash(deps.clock);
+  const pages = new ConsolePages();
+
+  interface SignedIn {
+    session: BrowserSession;
+    viewer: Viewer;
+  }
+
+  /** The signed-in user, or undefined after sending the browser to the sign-in page. */
+  async function signedIn(req: Request, res: Response): Promise<SignedIn | undefined> {
+    const session = await sessions.current(req);
+    const user = session && (await deps.accounts.findUserById(session.userId));
+    if (!session || !user) {
+      res.redirect(303, CONSOLE_PATHS.signIn);
+      return undefined;
+    }
+    return { session, viewer: { email: user.email, csrfToken: csrf.forSession(session) } };
+  }
+
+  /** Like signedIn, for a form: also refuses (403) a missing or wrong CSRF token. */
+  async function signedInForm(req: Request, res: Response): Promise<SignedIn | undefined> {
+    const current = await signedIn(req, res);
+    if (!current) return undefined;
+    if (!csrf.verifySession(current.session, field(req, CSRF_FIELD))) {
+      forbidden(res, current.viewer);
+      return undefined;
+    }
+    return current;
+  }
+
+  function forbidden(res: Response, viewer: Viewer | null): void {
+    pages.message(res, 403, viewer, {
+      title: 'This form has expired',
+      message:
+        'For your security the form was not accepted: it has expired or was not sent from this ' +
+        'site. Nothing was changed. Go back, reload the page and try again.',
+    });
+  }
+
+  function notFound(res: Response, viewer: Viewer | null): void {
+    pages.message(res, 404, viewer, {
+      title: 'Page not found',
+      message: 'There is no such page, or it belongs to another account.',
+    });
+  }
+
+  function signUpClosed(res: Response): void {
+    pages.message(res, 403, null, {
+      title: 'Sign-up is closed',
+      message:
+        'New accounts cannot be created here on this server. Ask its operator for an account.',
+    });
+  }
+
+  /** The app with this client id when the user owns it; otherwise answers 404. */
+  async function ownedApp(res: Response, current: SignedIn, clientId: string) {
+    const app = await deps.apps.findByClientId(clientId);
+    if (app && app.owner_user_id === current.session.userId) return app;
+    notFound(res, current.viewer);
+    return undefined;
+  }
+
+  const form = express.urlencoded({
+    extended: false,
+    limit: config.bodyLimitBytes,
+    parameterLimit: 20,
+  });
+  const router = Router();
+  router.use(CONSOLE_PREFIX, noStore);
+
+  router.get(CONSOLE_PATHS.dashboard, async (req, res) => {
+    const current = await signedIn(req, res);
+    if (!current) return;
+    const apps = await deps.apps.listApps({ ownerUserId: current.session.userId });
+    pages.dashboard(res, current.viewer, apps);
+  });
+
+  router.get(CONSOLE_PATHS.signIn, async (req, res) => {
+    if (await sessions.current(req)) return res.redirect(303, CONSOLE_PATHS.dashboard);
+    pages.signIn(res, { csrfToken: csrf.forAnonymous(req, res), signUpOpen });
+  });
+
+  router.post(CONSOLE_PATHS.signIn, form, async (req, res) => {
+    if (!csrf.verifyAnonymous(req, field(req, CSRF_FIELD))) return forbidden(res, null);
+    const email = field(req, 'email');
+    const password = field(req, 'password');
+    const again = (status: number, error: string) =>
+      pages.signIn(res, {
+        status,
+        csrfToken: csrf.forAnonymous(req, res),
+        signUpOpen,
+        email,
+        error,
+      });
+    if (!email.trim() || !password) return again(400, SIGN_IN_REQUIRED);
+    const result = await signIn.attempt({ email, password, ip: clientIp(req) });
+    if (result.outcome === 'rate-limited') {
+      res.setHeader('Retry-After', String(result.retryAfterSeconds));
+      return again(
+        429,
+        `Too many failed sign-in attempts. For your security, try again in ${waitFor(result.retryAfterSeconds)}.`,
+      );
+    }
+    if (result.outcome === 'invalid') return again(401, WRONG_CREDENTIALS);
+    await sessions.discard(req);
+    sessions.setCookie(res, result.created);
+    res.redirect(303, CONSOLE_PATHS.dashboard);
+  });
+
+  router.get(CONSOLE_PATHS.signUp, async (req, res) => {
+    if (!signUpOpen) return signUpClosed(res);
+    if (await sessions.current(req)) return res.redirect(303, CONSOLE_PATHS.dashboard);
+    pages.signUp(res, { csrfToken: csrf.forAnonymous(req, res) });
+  });
+
+  router.post(CONSOLE_PATHS.signUp, form, async (req, res) => {
+    if (!signUpOpen) return signUpClosed(res);
+    if (!csrf.verifyAnonymous(req, field(req, CSRF_FIELD))) return forbidden(res, null);
+    const email = field(req, 'email');
+    const name = field(req, 'name');
+    const again = (status: number, message: string, problemField?: string) =>
+      pages.signUp(res, {
+        status,
+        csrfToken: csrf.forAnonymous(req, res),
+        email,
+        name,
+        problem: { message, field: problemField },
+      });
+    if (!name.trim()) return again(400, NAME_REQUIRED, 'name');
+    const ip = clientIp(req);
+    const counted = await signUpLimiter.consume(ip);
+    if (!counted.allowed) {
+      res.setHeader('Retry-After', String(counted.retryAfterSeconds));
+      return again(
+        429,
+        `Too many sign-up attempts from your network. Try again in ${waitFor(counted.retryAfterSeconds)}.`,
+      );
+    }
+    let userId: string;
+    try {
+      userId = (await accountService.createUser({ email, password: field(req, 'password'), name }))
+        .id;
+    } catch (error) {
+      if (error instanceof ConflictError) return again(409, EMAIL_TAKEN, 'email');
+      if (error instanceof ValidationError) return again(400, sentence(error.message), error.field);
+      throw error;
+    }
+    const created = await signIn.startSession(userId, ip);
+    await sessions.discard(req);
+    sessions.setCookie(res, created);
+    res.redirect(303, CONSOLE_PATHS.dashboard);
+  });
+
+  router.post(CONSOLE_PATHS.signOut, form, async (req, res) => {
+    const current = await signedInForm(req, res);
+    if (!current) return;
+    await sessions.end(req, res);
+    res.redirect(303, CONSOLE_PATHS.signIn);
+  });
+
+  router.get(CONSOLE_PATHS.newApp, async (req, res) => {
+    const current = await signedIn(req, res);
+    if (!current) return;
+    pages.newApp(res, current.viewer, {
+      values: { name: '', clientType: 'confidential', redirectUris: [] },
+    });
+  });
+
+  router.post(CONSOLE_PATHS.newApp, form, async (req, res) => {
+    const current = await signedInForm(req, res);
+    if (!current) return;
+    const clientType = field(req, 'client_type');
+    const values: NewAppValues = {
+      name: field(req, 'name'),
+      clientType: clientType === 'public' ? 'public' : 'confidential',
+      redirectUris: redirectUriFields(req),
+    };
+    const again = (message: string, problemField: string) =>
+      pages.newApp(res, current.viewer, {
+        status: 400,
+        values,
+        problem: { message, field: problemField },
+      });
+    if (clientType !== 'confidential' && clientType !== 'public') {
+      return again(CLIENT_TYPE_REQUIRED, 'client_type');
+    }
+    if (!values.redirectUris.length) return again(REDIRECT_REQUIRED, 'redirect_uris');
+    const owner = await deps.accounts.findUserById(current.session.userId);
+    if (!owner) return res.redirect(303, CONSOLE_PATHS.signIn);
+    try {
+      const created = await appService.createApp({
+        ownerEmail: owner.email,
+        name: values.name,
+        redirectUris: values.redirectUris,
+        public: values.clientType === 'public',
+      });
+      if (created.clientSecret) {
+        flash.put(current.session.idHash, created.app.client_id, created.clientSecret);
+      }
+      res.redirect(303, appPaths(created.app.client_id).credentials);
+    } catch (error) {
+      if (error instanceof ValidationError) {
+        return again(sentence(error.message), error.field ?? 'name');
+      }
+      throw error;
+    }
+  });
+
+  router.get(CONSOLE_PATHS.credentials, async (req, res) => {
+    const current = await signedIn(req, res);
+    if (!current) return;
+    const app = await ownedApp(res, current, req.params.clientId);
+    if (!app) return;
+    const secret = flash.take(current.session.idHash, app.client_id);
+    pages.credentials(res, current.viewer, { app, secret });
+  });
+
+  router.post(CONSOLE_PATHS.rotate, form, async (req, res) => {
+    const current = await signedInForm(req, res);
+    if (!current) return;
+    try {
+      const rotated = await appService.rotateSecret(current.session.userId, req.params.clientId, {
+        ip: clientIp(req),
+      });
+      flash.put(current.session.idHash, rotated.app.client_id, rotated.clientSecret);
+      res.redirect(303, appPaths(rotated.app.client_id).credentials);
+    } catch (error) {
+      if (error instanceof NotFoundError) return notFound(res, current.viewer);
+      if (error instanceof ValidationError) {
+        const app = await ownedApp(res, current, req.params.clientId);
+        if (!app) return;
+        return pages.credentials(res, current.viewer, {
+          app,
+          secret: undefined,
+          status: 400,
+          error: sentence(error.message),
+        });
+      }
+      throw error;
+    }
+  });
+
+  router.use(CONSOLE_PREFIX, async (req, res) => {
+    const session = await sessions.current(req);
+    const user = session && (await deps.accounts.findUserById(session.userId));
+    notFound(
+      res,
+      session && user ? { email: user.email, csrfToken: csrf.forSession(session) } : null,
+    );
+  });
+  router.use(CONSOLE_PREFIX, consoleErrorPages(pages));
+  return router;
+}
+
+const noStore: RequestHandler = (_req, res, next) => {
+  res.setHeader('Cache-Control', 'no-store');
+  next();
+};
