@@ -17,6 +17,7 @@ import { consoleErrorPages } from './html-errors.js';
 import { ConsolePages, type NewAppValues, type Viewer } from './pages.js';
 import { CONSOLE_PATHS, CONSOLE_PREFIX, appPaths } from './paths.js';
 import { SecretFlash } from './secret-flash.js';
+import { SecretBox } from '../security/secret-box.js';
 
 export interface ConsoleDependencies {
   config: Config;
@@ -60,7 +61,11 @@ export function consoleRouter(deps: ConsoleDependencies): Router {
   });
   const signUpLimiter = new RateLimiter(deps.db, 'console-sign-up', config.rateLimits.signIn);
   const signUpOpen = config.consoleSignUp === 'open';
-  const flash = new SecretFlash(deps.clock);
+  const flash = new SecretFlash(
+    deps.db,
+    new SecretBox(deps.formSecret, 'secret-reveals'),
+    deps.clock,
+  );
   const pages = new ConsolePages();
 
   interface SignedIn {
@@ -257,7 +262,7 @@ export function consoleRouter(deps: ConsoleDependencies): Router {
         public: values.clientType === 'public',
       });
       if (created.clientSecret) {
-        flash.put(current.session.idHash, created.app.client_id, created.clientSecret);
+        await flash.put(current.session.idHash, created.app.client_id, created.clientSecret);
       }
       res.redirect(303, appPaths(created.app.client_id).credentials);
     } catch (error) {
@@ -273,7 +278,7 @@ export function consoleRouter(deps: ConsoleDependencies): Router {
     if (!current) return;
     const app = await ownedApp(res, current, req.params.clientId);
     if (!app) return;
-    const secret = flash.take(current.session.idHash, app.client_id);
+    const secret = await flash.take(current.session.idHash, app.client_id);
     pages.credentials(res, current.viewer, { app, secret });
   });
 
@@ -284,7 +289,7 @@ export function consoleRouter(deps: ConsoleDependencies): Router {
       const rotated = await appService.rotateSecret(current.session.userId, req.params.clientId, {
         ip: clientIp(req),
       });
-      flash.put(current.session.idHash, rotated.app.client_id, rotated.clientSecret);
+      await flash.put(current.session.idHash, rotated.app.client_id, rotated.clientSecret);
       res.redirect(303, appPaths(rotated.app.client_id).credentials);
     } catch (error) {
       if (error instanceof NotFoundError) return notFound(res, current.viewer);

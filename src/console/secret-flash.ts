@@ -1,60 +1,48 @@
 import type { Clock } from '../clock.js';
+import type { Database } from '../db/database.js';
+import type { SecretBox } from '../security/secret-box.js';
 
 /** How long a new secret waits for its one display. */
 export const SECRET_FLASH_TTL_MS = 5 * 60 * 1000;
-/** Upper bound on secrets waiting at once, so a flood of rotations cannot grow memory. */
-const MAX_WAITING = 10_000;
-
-interface Waiting {
-  secret: string;
-  expiresAt: number;
-}
 
 /**
- * Carries a client secret from the POST that created it to the one page that shows it, without
- * putting it in a URL, a cookie or the database. Entries are keyed by browser session and app,
- * are handed out once, and are forgotten after a few minutes.
- *
- * Held in process memory: behind a load balancer the page after a rotation must reach the same
- * process (the secret is otherwise simply not shown, and the user can rotate again).
+ * Carries a client secret from the POST that created it to the one page that shows it, never
+ * in a URL or a cookie. The secret waits, sealed, in the database, keyed by browser session and
+ * app, so any process can serve that page; it is handed out once and expires after minutes.
  */
 export class SecretFlash {
-  private readonly waiting = new Map<string, Waiting>();
-
   constructor(
+    private readonly db: Database,
+    private readonly box: SecretBox,
     private readonly clock: Clock,
     private readonly ttlMs = SECRET_FLASH_TTL_MS,
   ) {}
 
-  put(sessionIdHash: string, clientId: string, secret: string): void {
-    this.forgetExpired();
-    const key = flashKey(sessionIdHash, clientId);
-    this.waiting.delete(key);
-    if (this.waiting.size >= MAX_WAITING) {
-      // Map iteration follows insertion order: drop the oldest.
-      const oldest = this.waiting.keys().next();
-      if (!oldest.done) this.waiting.delete(oldest.value);
-    }
-    this.waiting.set(key, { secret, expiresAt: this.clock.now() + this.ttlMs });
-  }
-
-  /** The secret waiting for this session and app, removed as it is read. */
-  take(sessionIdHash: string, clientId: string): string | undefined {
-    const key = flashKey(sessionIdHash, clientId);
-    const entry = this.waiting.get(key);
-    if (!entry) return undefined;
-    this.waiting.delete(key);
-    return entry.expiresAt > this.clock.now() ? entry.secret : undefined;
-  }
-
-  private forgetExpired(): void {
+  async put(sessionIdHash: string, clientId: string, secret: string): Promise<void> {
     const now = this.clock.now();
-    for (const [key, entry] of this.waiting) {
-      if (entry.expiresAt <= now) this.waiting.delete(key);
-    }
+    await this.db('secret_reveals').where('expires_at', '<=', now).delete();
+    await this.db('secret_reveals')
+      .insert({
+        session_id_hash: sessionIdHash,
+        client_id: clientId,
+        secret_encrypted: this.box.seal(secret),
+        expires_at: now + this.ttlMs,
+      })
+      .onConflict(['session_id_hash', 'client_id'])
+      .merge();
   }
-}
 
-function flashKey(sessionIdHash: string, clientId: string): string {
-  return `${sessionIdHash} ${clientId}`;
+  /** The secret waiting for this session and app, removed as it is read (only one reader wins). */
+  async take(sessionIdHash: string, clientId: string): Promise<string | undefined> {
+    const key = { session_id_hash: sessionIdHash, client_id: clientId };
+    const row: { secret_encrypted: string; expires_at: number } | undefined = await this.db(
+      'secret_reveals',
+    )
+      .where(key)
+      .first('secret_encrypted', 'expires_at');
+    if (!row) return undefined;
+    const removed = await this.db('secret_reveals').where(key).delete();
+    if (removed !== 1 || row.expires_at <= this.clock.now()) return undefined;
+    return this.box.open(row.secret_encrypted);
+  }
 }

@@ -26,6 +26,7 @@ const TABLES = [
   'interview_records',
   'interview_outcomes',
   'lobby_tokens',
+  'secret_reveals',
 ];
 
 async function existingTables(db: Database): Promise<string[]> {
@@ -47,6 +48,7 @@ describeEachDialect(
         '0002_oauth',
         '0003_operations',
         '0004_interviews',
+        '0005_secret_reveals',
       ]);
       assert.deepEqual(await existingTables(db), TABLES);
       assert.deepEqual(await pendingMigrations(db), []);
@@ -54,6 +56,7 @@ describeEachDialect(
 
       const reverted = await rollbackAll(db);
       assert.deepEqual(reverted, [
+        '0005_secret_reveals',
         '0004_interviews',
         '0003_operations',
         '0002_oauth',

@@ -3,6 +3,7 @@ import * as accounts from './0001_accounts.js';
 import * as oauth from './0002_oauth.js';
 import * as operations from './0003_operations.js';
 import * as interviews from './0004_interviews.js';
+import * as secretReveals from './0005_secret_reveals.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -19,6 +20,7 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migration]> =
   ['0002_oauth', oauth],
   ['0003_operations', operations],
   ['0004_interviews', interviews],
+  ['0005_secret_reveals', secretReveals],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
