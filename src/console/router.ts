@@ -1,4 +1,4 @@
-import express, { Router, type Request, type RequestHandler, type Response } from 'express';
+import { Router, type RequestHandler, type Response } from 'express';
 import { AccountService } from '../accounts/account-service.js';
 import type { AccountStore } from '../accounts/account-store.js';
 import { AppService } from '../accounts/app-service.js';
@@ -10,12 +10,13 @@ import type { Database } from '../db/database.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { RateLimiter } from '../security/rate-limiter.js';
 import { CSRF_FIELD, CsrfTokens } from '../sessions/csrf.js';
-import { BrowserSessions, type BrowserSession } from '../sessions/sessions.js';
+import { BrowserSessions } from '../sessions/sessions.js';
 import { SignIn } from '../sessions/sign-in.js';
 import { clientIp, field, redirectUriFields, sentence, waitFor } from './forms.js';
 import { consoleErrorPages } from './html-errors.js';
-import { ConsolePages, type NewAppValues, type Viewer } from './pages.js';
+import { ConsolePages, type NewAppValues } from './pages.js';
 import { CONSOLE_PATHS, CONSOLE_PREFIX, appPaths } from './paths.js';
+import { ConsoleKit } from './console-kit.js';
 import { SecretFlash } from './secret-flash.js';
 import { SecretBox } from '../security/secret-box.js';
 
@@ -66,50 +67,13 @@ export function consoleRouter(deps: ConsoleDependencies): Router {
     new SecretBox(deps.formSecret, 'secret-reveals'),
     deps.clock,
   );
-  const pages = new ConsolePages();
-
-  interface SignedIn {
-    session: BrowserSession;
-    viewer: Viewer;
-  }
-
-  /** The signed-in user, or undefined after sending the browser to the sign-in page. */
-  async function signedIn(req: Request, res: Response): Promise<SignedIn | undefined> {
-    const session = await sessions.current(req);
-    const user = session && (await deps.accounts.findUserById(session.userId));
-    if (!session || !user) {
-      res.redirect(303, CONSOLE_PATHS.signIn);
-      return undefined;
-    }
-    return { session, viewer: { email: user.email, csrfToken: csrf.forSession(session) } };
-  }
-
-  /** Like signedIn, for a form: also refuses (403) a missing or wrong CSRF token. */
-  async function signedInForm(req: Request, res: Response): Promise<SignedIn | undefined> {
-    const current = await signedIn(req, res);
-    if (!current) return undefined;
-    if (!csrf.verifySession(current.session, field(req, CSRF_FIELD))) {
-      forbidden(res, current.viewer);
-      return undefined;
-    }
-    return current;
-  }
-
-  function forbidden(res: Response, viewer: Viewer | null): void {
-    pages.message(res, 403, viewer, {
-      title: 'This form has expired',
-      message:
-        'For your security the form was not accepted: it has expired or was not sent from this ' +
-        'site. Nothing was changed. Go back, reload the page and try again.',
-    });
-  }
-
-  function notFound(res: Response, viewer: Viewer | null): void {
-    pages.message(res, 404, viewer, {
-      title: 'Page not found',
-      message: 'There is no such page, or it belongs to another account.',
-    });
-  }
+  const kit = new ConsoleKit(deps, sessions, csrf, new ConsolePages());
+  const { pages, form } = kit;
+  const signedIn = kit.signedIn.bind(kit);
+  const signedInForm = kit.signedInForm.bind(kit);
+  const notFound = kit.notFound.bind(kit);
+  const forbidden = kit.forbidden.bind(kit);
+  const ownedApp = kit.ownedApp.bind(kit);
 
   function signUpClosed(res: Response): void {
     pages.message(res, 403, null, {
@@ -119,19 +83,6 @@ export function consoleRouter(deps: ConsoleDependencies): Router {
     });
   }
 
-  /** The app with this client id when the user owns it; otherwise answers 404. */
-  async function ownedApp(res: Response, current: SignedIn, clientId: string) {
-    const app = await deps.apps.findByClientId(clientId);
-    if (app && app.owner_user_id === current.session.userId) return app;
-    notFound(res, current.viewer);
-    return undefined;
-  }
-
-  const form = express.urlencoded({
-    extended: false,
-    limit: config.bodyLimitBytes,
-    parameterLimit: 20,
-  });
   const router = Router();
   router.use(CONSOLE_PREFIX, noStore);
 
@@ -306,6 +257,8 @@ export function consoleRouter(deps: ConsoleDependencies): Router {
       throw error;
     }
   });
+
+  // Further console sections register their routes here, before the 404 fallthrough.
 
   router.use(CONSOLE_PREFIX, async (req, res) => {
     const session = await sessions.current(req);
