@@ -161,7 +161,13 @@ export async function startService(options: StartOptions): Promise<RunningServic
         signInLimiter: new RateLimiter(db, 'sign-in', config.rateLimits.signIn),
         formSecret: keyEncryptionSecret,
       }),
-      lobbyRouter({ lifecycle, config, formSecret: keyEncryptionSecret, clock }),
+      lobbyRouter({
+        lifecycle,
+        config,
+        formSecret: keyEncryptionSecret,
+        clock,
+        identifyLimiter: new RateLimiter(db, 'lobby-identify', config.rateLimits.signIn),
+      }),
       consoleRouter({ config, db, clock, accounts, apps, audit, formSecret: keyEncryptionSecret }),
     ],
   });

@@ -98,11 +98,35 @@ export function mountInterviewerLobby(router: Router, kit: LobbyKit, form: Reque
     const email = formField(req, 'email').trim();
     if (!isValidEmail(email))
       return show(req, res, link, { status: 400, message: ENTER_EMAIL, email });
+    const attemptKey = `${req.ip}|${link.access.eventId}`;
+    const blocked = await kit.identifyLimiter?.isBlocked(attemptKey);
+    if (blocked && !blocked.allowed)
+      return tooManyAttempts(res, link, email, blocked.retryAfterSeconds);
     const interviewer = await kit.lifecycle.findInterviewer(link.access.eventId, email);
-    if (!interviewer) return show(req, res, link, { status: 403, message: NOT_INVITED, email });
+    if (!interviewer) {
+      const counted = await kit.identifyLimiter?.consume(attemptKey);
+      if (counted && !counted.allowed)
+        return tooManyAttempts(res, link, email, counted.retryAfterSeconds);
+      return show(req, res, link, { status: 403, message: NOT_INVITED, email });
+    }
     kit.identities.remember(res, place(link), interviewer.id);
     res.redirect(303, link.path);
   });
+
+  /** Too many wrong emails from this address for this event: 429 with Retry-After. */
+  function tooManyAttempts(
+    res: Response,
+    link: OpenedLink,
+    email: string,
+    retryAfterSeconds: number,
+  ) {
+    res.set('Retry-After', String(retryAfterSeconds));
+    return show(res.req, res, link, {
+      status: 429,
+      message: `Too many attempts with emails that are not invited. Try again in ${retryAfterSeconds} seconds.`,
+      email,
+    });
+  }
 
   router.post(`${page}/forget`, form, async (req, res) => {
     const link = await openForm(req, res);

@@ -1,3 +1,4 @@
+import type { RateLimiter } from '../security/rate-limiter.js';
 import type { Request, Response, Router } from 'express';
 import type { LobbyRole } from '../db/rows.js';
 import { NotFoundError, ValidationError } from '../errors.js';
@@ -17,6 +18,8 @@ export interface LobbyKit {
   pages: LobbyPages;
   csrf: CsrfTokens;
   identities: InterviewerIdentities;
+  /** Counts wrong emails on the interviewer lobby per client address and event. */
+  identifyLimiter?: RateLimiter;
 }
 
 /** A token opened on the page of its own kind. */

@@ -1,6 +1,7 @@
 import express, { Router, type RequestHandler } from 'express';
 import { systemClock, type Clock } from '../clock.js';
 import type { Config } from '../config.js';
+import type { RateLimiter } from '../security/rate-limiter.js';
 import type { InterviewLifecycle } from '../interviews/lifecycle/interview-lifecycle.js';
 import { LOBBY_PATHS } from '../interviews/lobby-links.js';
 import { CsrfTokens } from '../sessions/csrf.js';
@@ -18,6 +19,8 @@ export interface LobbyDependencies {
   /** Server secret that CSRF tokens and interviewer cookies are derived from. */
   formSecret: string;
   clock?: Clock;
+  /** Limits wrong-email attempts on the interviewer lobby (RATE_LIMIT_SIGN_IN_* settings). */
+  identifyLimiter?: RateLimiter;
 }
 
 const PAGE_PREFIXES = [LOBBY_PATHS.landing, LOBBY_PATHS.interviewer, LOBBY_PATHS.interviewee];
@@ -35,6 +38,7 @@ export function lobbyRouter(deps: LobbyDependencies): Router {
     pages,
     csrf: new CsrfTokens(deps.formSecret, { secure }),
     identities: new InterviewerIdentities(deps.formSecret, deps.clock ?? systemClock, { secure }),
+    identifyLimiter: deps.identifyLimiter,
   };
   const form = express.urlencoded({
     extended: false,

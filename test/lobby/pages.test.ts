@@ -20,6 +20,7 @@ import { createTestDatabase, type TestDatabase } from '../support/databases.js';
 import { insertTenant } from '../support/interview-fixtures.js';
 import { silentLogger } from '../support/logger.js';
 import { startTestService } from '../support/service.js';
+import { postGraphQL } from '../support/graphql-client.js';
 
 const SECRET = 'lobby-page-test-secret-0123456789abcdef';
 
@@ -751,6 +752,45 @@ describe('interview pages on the real service [sqlite]', () => {
     const row = await database!.db('interviewees').where({ event_id: eventId }).first();
     return row.status;
   }
+
+  it('limits wrong emails on the interviewer lobby per address and event (429 with Retry-After)', async () => {
+    const limited = await startTestService(database!, {
+      authenticate: async (token) => (token === 'scheduler' ? principal : null),
+      env: { RATE_LIMIT_SIGN_IN_MAX: '2' },
+    });
+    try {
+      const { body } = await postGraphQL(limited.url, 'scheduler', {
+        query: `mutation ($input: CreateVirtualInterviewEventInput!) {
+          createVirtualInterviewEvent(input: $input) { event { interviewerLobbyUrl } } }`,
+        variables: {
+          input: {
+            title: 'Rate limit check',
+            startTime: new Date(Date.now() + 3_600_000).toISOString(),
+            endTime: new Date(Date.now() + 7_200_000).toISOString(),
+            timezone: 'UTC',
+            interviewers: [{ email: 'ana@example.com' }],
+            requestMetadata: { atsName: 'Pages test' },
+          },
+        },
+      });
+      const lobby = new URL(body.data.createVirtualInterviewEvent.event.interviewerLobbyUrl)
+        .pathname;
+      const visitor = new Visitor(limited.url);
+      await visitor.get(lobby);
+      const statuses = [];
+      for (const email of ['mallory@example.com', 'eve@example.com', 'trudy@example.com']) {
+        const { response } = await visitor.post(`${lobby}/identify`, { email });
+        statuses.push(response.status);
+        if (response.status === 429)
+          assert.match(response.headers.get('retry-after') ?? '', /^\d+$/);
+      }
+      assert.deepEqual(statuses, [403, 403, 429]);
+      const invited = await visitor.post(`${lobby}/identify`, { email: 'ana@example.com' });
+      assert.equal(invited.response.status, 429, 'still blocked until the window passes');
+    } finally {
+      await limited.stop();
+    }
+  });
 
   it('serves every page no-store, no-referrer, framed by nobody, with no inline script allowed', async () => {
     const paths = await scheduleEvent();
