@@ -25,6 +25,13 @@ async function main(): Promise<void> {
     },
     `listening on ${service.url}`,
   );
+  const consoleUrl = `${config.authUrl}/console`;
+  const firstStep = config.consoleSignUp === 'open' ? 'sign up there, or run' : 'run';
+  logger.info(
+    { consoleUrl },
+    `partner console at ${consoleUrl}: to start, ${firstStep} \`npm run cli -- demo\` ` +
+      'for a ready-made user, two employers and an app',
+  );
 
   const shutdown = (signal: NodeJS.Signals) => {
     logger.info({ signal }, 'shutting down: finishing in-flight requests');

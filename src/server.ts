@@ -168,7 +168,16 @@ export async function startService(options: StartOptions): Promise<RunningServic
         clock,
         identifyLimiter: new RateLimiter(db, 'lobby-identify', config.rateLimits.signIn),
       }),
-      consoleRouter({ config, db, clock, accounts, apps, audit, formSecret: keyEncryptionSecret }),
+      consoleRouter({
+        config,
+        db,
+        clock,
+        accounts,
+        apps,
+        audit,
+        formSecret: keyEncryptionSecret,
+        forgetVerifiedTokens: () => verifier.forgetAll(),
+      }),
     ],
   });
   const server = await new Promise<Server>((resolve, reject) => {

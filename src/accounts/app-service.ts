@@ -6,6 +6,7 @@ import { NotFoundError, ValidationError } from '../errors.js';
 import { randomToken, sha256Hex } from '../security/random.js';
 import type { AccountStore } from './account-store.js';
 import type { AppStore, AppWithRedirectUris } from './app-store.js';
+import { DEFAULT_GRANT_TYPES, allowsGrant, normalizeGrantTypes } from './grant-types.js';
 import { validateRedirectUris } from './redirect-uris.js';
 
 export interface CreatedApp {
@@ -20,7 +21,15 @@ export interface RotatedSecret {
   clientSecret: string;
 }
 
+/** What the owner of an app may change on its Overview tab. */
+export interface AppDetailsInput {
+  name: string;
+  description?: string | null;
+  grantTypes: readonly string[];
+}
+
 const MAX_APP_NAME_LENGTH = 200;
+const MAX_DESCRIPTION_LENGTH = 2000;
 
 /** Rules for partner apps: registration, credentials and redirect URIs. */
 export class AppService {
@@ -37,12 +46,15 @@ export class AppService {
     name: string;
     redirectUris?: string[];
     public?: boolean;
+    description?: string | null;
+    /** Every grant when left out. */
+    grantTypes?: readonly string[];
   }): Promise<CreatedApp> {
-    const name = input.name.trim();
-    if (!name) throw new ValidationError('name must not be empty', 'name');
-    if (name.length > MAX_APP_NAME_LENGTH) {
-      throw new ValidationError(`name must be at most ${MAX_APP_NAME_LENGTH} characters`, 'name');
-    }
+    const name = appName(input.name);
+    const description = appDescription(input.description);
+    const grantTypes = input.grantTypes
+      ? normalizeGrantTypes(input.grantTypes)
+      : DEFAULT_GRANT_TYPES;
     const redirectUris = validateRedirectUris(input.redirectUris ?? []);
     const owner = await this.accounts.findUserByEmail(input.ownerEmail.trim());
     if (!owner) throw new NotFoundError(`no user with email ${input.ownerEmail.trim()}`, 'owner');
@@ -58,6 +70,8 @@ export class AppService {
       client_type: clientType,
       client_secret_hash: clientSecret && sha256Hex(clientSecret),
       secret_updated_at: clientSecret ? now : null,
+      description,
+      grant_types: grantTypes,
       created_at: now,
       updated_at: now,
     };
@@ -127,5 +141,146 @@ export class AppService {
       },
       clientSecret,
     };
+  }
+  /** Changes the name, description and allowed grants of an app its owner edits. */
+  async updateDetails(
+    ownerUserId: string,
+    clientId: string,
+    input: AppDetailsInput,
+  ): Promise<AppRow> {
+    const app = await this.ownedApp(ownerUserId, clientId);
+    const details = {
+      name: appName(input.name),
+      description: appDescription(input.description),
+      grant_types: normalizeGrantTypes(input.grantTypes),
+    };
+    const now = this.clock.now();
+    if (!(await this.apps.updateDetails(app.id, ownerUserId, details, now)))
+      throw noSuchApp(clientId);
+    return { ...app, ...details, updated_at: now };
+  }
+
+  /** Adds a redirect URI at the end of the app's list. */
+  addRedirectUri(ownerUserId: string, clientId: string, uri: string): Promise<string[]> {
+    return this.changeRedirectUris(ownerUserId, clientId, (current) => [...current, uri]);
+  }
+
+  /** Replaces the redirect URI at `position` (1 for the first) with another. */
+  replaceRedirectUri(
+    ownerUserId: string,
+    clientId: string,
+    position: number,
+    uri: string,
+  ): Promise<string[]> {
+    return this.changeRedirectUris(ownerUserId, clientId, (current) => {
+      requirePosition(current, position);
+      return current.map((existing, index) => (index === position - 1 ? uri : existing));
+    });
+  }
+
+  /** Removes the redirect URI at `position` (1 for the first). */
+  removeRedirectUri(ownerUserId: string, clientId: string, position: number): Promise<string[]> {
+    return this.changeRedirectUris(ownerUserId, clientId, (current, app) => {
+      requirePosition(current, position);
+      const remaining = current.filter((_, index) => index !== position - 1);
+      if (!remaining.length && allowsGrant(app, 'authorization_code')) {
+        throw new ValidationError(
+          'an app that signs users in with the authorization code grant needs at least one redirect URL',
+          'redirect_uris',
+        );
+      }
+      return remaining;
+    });
+  }
+
+  /**
+   * Deletes an app its owner no longer wants. Its tokens' records go with it, so access tokens
+   * it was issued stop verifying at once; the deletion and its audit entry commit together.
+   */
+  async deleteApp(
+    ownerUserId: string,
+    clientId: string,
+    context: { ip?: string | null } = {},
+  ): Promise<AppRow> {
+    const audit = this.requireAudit('deleteApp');
+    const app = await this.ownedApp(ownerUserId, clientId);
+    const deleted = await this.apps.inTransaction(async (store, trx) => {
+      if (!(await store.deleteOwnedApp(app.id, ownerUserId))) return false;
+      await audit.record(
+        {
+          type: 'app.deleted',
+          actorUserId: ownerUserId,
+          appId: app.id,
+          ip: context.ip ?? null,
+          details: { client_id: app.client_id, name: app.name },
+        },
+        trx,
+      );
+      return true;
+    });
+    if (!deleted) throw noSuchApp(clientId);
+    return app;
+  }
+
+  /**
+   * Reads, changes and validates an app's redirect URIs in one transaction that holds the app's
+   * row, so two edits never interleave and a refused change writes nothing.
+   */
+  private async changeRedirectUris(
+    ownerUserId: string,
+    clientId: string,
+    change: (current: string[], app: AppRow) => string[],
+  ): Promise<string[]> {
+    const app = await this.ownedApp(ownerUserId, clientId);
+    const now = this.clock.now();
+    return this.apps.inTransaction(async (store) => {
+      if (!(await store.touchOwnedApp(app.id, ownerUserId, now))) throw noSuchApp(clientId);
+      const next = validateRedirectUris(change(await store.listRedirectUris(app.id), app));
+      await store.replaceRedirectUris(app.id, next, now);
+      return next;
+    });
+  }
+
+  /** The app when this user owns it; another user's app reads as a missing one. */
+  private async ownedApp(ownerUserId: string, clientId: string): Promise<AppRow> {
+    const app = await this.apps.findByClientId(clientId);
+    if (!app || app.owner_user_id !== ownerUserId) throw noSuchApp(clientId);
+    return app;
+  }
+
+  private requireAudit(method: string): AuditLog {
+    if (!this.audit) throw new Error(`AppService.${method} needs an AuditLog`);
+    return this.audit;
+  }
+}
+
+function noSuchApp(clientId: string): NotFoundError {
+  return new NotFoundError(`no app with client id ${clientId}`, 'client_id');
+}
+
+function appName(input: string): string {
+  const name = input.trim();
+  if (!name) throw new ValidationError('name must not be empty', 'name');
+  if (name.length > MAX_APP_NAME_LENGTH) {
+    throw new ValidationError(`name must be at most ${MAX_APP_NAME_LENGTH} characters`, 'name');
+  }
+  return name;
+}
+
+/** Trimmed, null when blank. */
+function appDescription(input: string | null | undefined): string | null {
+  const description = (input ?? '').trim();
+  if (description.length > MAX_DESCRIPTION_LENGTH) {
+    throw new ValidationError(
+      `description must be at most ${MAX_DESCRIPTION_LENGTH} characters`,
+      'description',
+    );
+  }
+  return description || null;
+}
+
+function requirePosition(current: string[], position: number): void {
+  if (!Number.isInteger(position) || position < 1 || position > current.length) {
+    throw new NotFoundError(`no redirect URI at position ${position}`, 'position');
   }
 }

@@ -46,6 +46,47 @@ export class AppStore {
     return changed === 1;
   }
 
+  /**
+   * Marks one app, only when `ownerUserId` owns it, as changed now and returns whether it did.
+   * Inside a transaction the update also locks the row, so edits of one app take turns.
+   */
+  async touchOwnedApp(appId: string, ownerUserId: string, now: number): Promise<boolean> {
+    const changed = await this.db('apps')
+      .where({ id: appId, owner_user_id: ownerUserId })
+      .update({ updated_at: now });
+    return changed === 1;
+  }
+
+  /** Sets the name, description and grant types of an app its owner edits; whether it did. */
+  async updateDetails(
+    appId: string,
+    ownerUserId: string,
+    details: Pick<AppRow, 'name' | 'description' | 'grant_types'>,
+    now: number,
+  ): Promise<boolean> {
+    const changed = await this.db('apps')
+      .where({ id: appId, owner_user_id: ownerUserId })
+      .update({ ...details, updated_at: now });
+    return changed === 1;
+  }
+
+  /** Replaces the whole ordered list of an app's redirect URIs; run it in a transaction. */
+  async replaceRedirectUris(appId: string, uris: string[], now: number): Promise<void> {
+    await this.db('app_redirect_uris').where({ app_id: appId }).delete();
+    await this.insertRedirectUris(
+      uris.map((uri, position) => ({ app_id: appId, uri, position, created_at: now })),
+    );
+  }
+
+  /**
+   * Deletes an app, only when `ownerUserId` owns it; returns whether it did. Foreign keys remove
+   * its redirect URIs, codes, tokens, consents and interviews with it.
+   */
+  async deleteOwnedApp(appId: string, ownerUserId: string): Promise<boolean> {
+    const deleted = await this.db('apps').where({ id: appId, owner_user_id: ownerUserId }).delete();
+    return deleted === 1;
+  }
+
   async listRedirectUris(appId: string): Promise<string[]> {
     const rows: Array<{ uri: string }> = await this.db('app_redirect_uris')
       .where({ app_id: appId })

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
+import type { AuditEventRow } from '../db/rows.js';
 import { currentRequestId } from '../logging.js';
 
 export type AuditEventType =
@@ -14,7 +15,8 @@ export type AuditEventType =
   | 'refresh_token.reused'
   | 'token.revoked'
   | 'signing_key.rotated'
-  | 'app.secret_rotated';
+  | 'app.secret_rotated'
+  | 'app.deleted';
 
 export interface AuditEntry {
   type: AuditEventType;
@@ -49,5 +51,16 @@ export class AuditLog {
       { audit: entry.type, appId: entry.appId, userId: entry.actorUserId },
       'audit event',
     );
+  }
+
+  /** The latest events about one app, newest first. */
+  recentForApp(appId: string, limit: number): Promise<AuditEventRow[]> {
+    return this.db('audit_events')
+      .where({ app_id: appId })
+      .orderBy([
+        { column: 'occurred_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .limit(limit);
   }
 }

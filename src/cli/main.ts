@@ -30,6 +30,7 @@ async function main(): Promise<number> {
         logger,
         systemClock,
         config.archiveAfterDays,
+        { authUrl: config.authUrl, apiUrl: config.apiUrl },
       );
     });
   } finally {

@@ -1,5 +1,6 @@
 import { Command, CommanderError, Option } from 'commander';
 import { DomainError } from '../errors.js';
+import { createDemoAccount, describeDemo } from './demo.js';
 import type { CliIo } from './output.js';
 import { printResult } from './output.js';
 import type { CliServices } from './services.js';
@@ -166,6 +167,18 @@ export function buildProgram(io: CliIo, services: () => Promise<CliServices>): C
       printResult(io, json(), { swept_at: sweptAt, ended, archived }, () => [
         `Ended ${plural(ended, 'event')}, archived ${plural(archived, 'event')}.`,
       ]);
+    });
+
+  program
+    .command('demo')
+    .description(
+      'create a demo user (new email each run), two employers and a confidential app, and ' +
+        'print ready-to-run curl commands for an employer token and appinfo',
+    )
+    .action(async () => {
+      const { accounts, apps, urls } = await services();
+      const demo = await createDemoAccount({ accounts, apps }, urls);
+      printResult(io, json(), demo, () => describeDemo(demo, urls));
     });
 
   return program;

@@ -12,6 +12,7 @@ import { InterviewSweeper, type SweepCounts } from '../interviews/lifecycle/swee
 import { SigningKeyStore } from '../oauth/signing-keys/signing-key-store.js';
 import { SigningKeys } from '../oauth/signing-keys/signing-keys.js';
 import { SecretBox } from '../security/secret-box.js';
+import type { ServiceUrls } from './demo.js';
 
 /** The services the CLI commands call, wired to one database. */
 export interface CliServices {
@@ -19,6 +20,8 @@ export interface CliServices {
   apps: AppService;
   signingKeys: SigningKeys;
   audit: AuditLog;
+  /** The configured AUTH_URL and API_URL, for commands that print ready-to-run requests. */
+  urls: ServiceUrls;
   /** Persists the time-driven interview transitions that are due now. */
   sweepInterviews(): Promise<SweepCounts & { sweptAt: number }>;
 }
@@ -29,6 +32,7 @@ export function createCliServices(
   logger: Logger,
   clock: Clock = systemClock,
   archiveAfterDays = DEFAULT_ARCHIVE_AFTER_DAYS,
+  urls: ServiceUrls = { authUrl: 'http://localhost:3000', apiUrl: 'http://localhost:3000' },
 ): CliServices {
   const accountStore = new AccountStore(db);
   const sweeper = new InterviewSweeper(db, archiveDelayMs(archiveAfterDays));
@@ -42,6 +46,7 @@ export function createCliServices(
       logger,
     ),
     audit: new AuditLog(db, clock, logger),
+    urls,
     async sweepInterviews() {
       const sweptAt = clock.now();
       return { sweptAt, ...(await sweeper.sweep(sweptAt)) };

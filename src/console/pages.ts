@@ -6,6 +6,7 @@ import type { AppRow } from '../db/rows.js';
 import { VIEWS_DIR } from '../oauth/authorize/pages.js';
 import { MIN_PASSWORD_LENGTH } from '../security/passwords.js';
 import { CSRF_FIELD } from '../sessions/csrf.js';
+import { appTabs, grantChoices } from './app-tabs.js';
 import { CONSOLE_PATHS, appPaths } from './paths.js';
 
 /** Who is looking at a page: null before sign-in. */
@@ -18,6 +19,8 @@ export interface NewAppValues {
   name: string;
   clientType: 'confidential' | 'public';
   redirectUris: string[];
+  description: string;
+  grantTypes: readonly string[];
 }
 
 /** What a page says went wrong, and which input it is about. */
@@ -105,6 +108,8 @@ export class ConsolePages {
       action: CONSOLE_PATHS.newApp,
       cancel_href: CONSOLE_PATHS.dashboard,
       name: page.values.name,
+      description: page.values.description,
+      grant_choices: grantChoices(page.values.grantTypes),
       client_type: page.values.clientType,
       redirects,
       max_redirects: MAX_REDIRECT_URIS,
@@ -130,6 +135,7 @@ export class ConsolePages {
       secret: page.secret ?? null,
       secret_updated_at: app.secret_updated_at ? isoMinute(app.secret_updated_at) : null,
       credentials_href: appPaths(app.client_id).credentials,
+      tabs: appTabs(app.client_id, 'credentials'),
       rotate_action: appPaths(app.client_id).rotate,
       error: page.error ?? null,
     });

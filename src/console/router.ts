@@ -17,6 +17,9 @@ import { consoleErrorPages } from './html-errors.js';
 import { ConsolePages, type NewAppValues } from './pages.js';
 import { CONSOLE_PATHS, CONSOLE_PREFIX, appPaths } from './paths.js';
 import { ConsoleKit } from './console-kit.js';
+import { chosenGrantTypes, registerAppDetailsRoutes } from './app-details-routes.js';
+import { GRANT_TYPES } from '../accounts/grant-types.js';
+import { registerEmployerRoutes } from './employer-routes.js';
 import { SecretFlash } from './secret-flash.js';
 import { SecretBox } from '../security/secret-box.js';
 
@@ -29,6 +32,8 @@ export interface ConsoleDependencies {
   audit: AuditLog;
   /** Server secret from which the key of pre-sign-in CSRF tokens is derived. */
   formSecret: string;
+  /** Drops cached token verifications, so a deleted app's tokens stop working here at once. */
+  forgetVerifiedTokens?: () => void;
 }
 
 const SIGN_IN_REQUIRED = 'Enter your email address and password.';
@@ -180,7 +185,13 @@ export function consoleRouter(deps: ConsoleDependencies): Router {
     const current = await signedIn(req, res);
     if (!current) return;
     pages.newApp(res, current.viewer, {
-      values: { name: '', clientType: 'confidential', redirectUris: [] },
+      values: {
+        name: '',
+        clientType: 'confidential',
+        redirectUris: [],
+        description: '',
+        grantTypes: GRANT_TYPES,
+      },
     });
   });
 
@@ -192,6 +203,8 @@ export function consoleRouter(deps: ConsoleDependencies): Router {
       name: field(req, 'name'),
       clientType: clientType === 'public' ? 'public' : 'confidential',
       redirectUris: redirectUriFields(req),
+      description: field(req, 'description'),
+      grantTypes: chosenGrantTypes(req) ?? GRANT_TYPES,
     };
     const again = (message: string, problemField: string) =>
       pages.newApp(res, current.viewer, {
@@ -211,6 +224,8 @@ export function consoleRouter(deps: ConsoleDependencies): Router {
         name: values.name,
         redirectUris: values.redirectUris,
         public: values.clientType === 'public',
+        description: values.description,
+        grantTypes: values.grantTypes,
       });
       if (created.clientSecret) {
         await flash.put(current.session.idHash, created.app.client_id, created.clientSecret);
@@ -259,6 +274,8 @@ export function consoleRouter(deps: ConsoleDependencies): Router {
   });
 
   // Further console sections register their routes here, before the 404 fallthrough.
+  registerAppDetailsRoutes(router, kit);
+  registerEmployerRoutes(router, kit);
 
   router.use(CONSOLE_PREFIX, async (req, res) => {
     const session = await sessions.current(req);

@@ -44,6 +44,10 @@ export interface AppRow {
   /** SHA-256 of the client secret, hex; null for public clients. */
   client_secret_hash: string | null;
   secret_updated_at: EpochMs | null;
+  /** Free text from the partner; null when none was given. */
+  description: string | null;
+  /** Space-separated grants the token endpoint accepts from this app. */
+  grant_types: string;
   created_at: EpochMs;
   updated_at: EpochMs;
 }

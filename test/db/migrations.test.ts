@@ -49,6 +49,7 @@ describeEachDialect(
         '0003_operations',
         '0004_interviews',
         '0005_secret_reveals',
+        '0006_app_details',
       ]);
       assert.deepEqual(await existingTables(db), TABLES);
       assert.deepEqual(await pendingMigrations(db), []);
@@ -56,6 +57,7 @@ describeEachDialect(
 
       const reverted = await rollbackAll(db);
       assert.deepEqual(reverted, [
+        '0006_app_details',
         '0005_secret_reveals',
         '0004_interviews',
         '0003_operations',

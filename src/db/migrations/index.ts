@@ -4,6 +4,7 @@ import * as oauth from './0002_oauth.js';
 import * as operations from './0003_operations.js';
 import * as interviews from './0004_interviews.js';
 import * as secretReveals from './0005_secret_reveals.js';
+import * as appDetails from './0006_app_details.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -21,6 +22,7 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migration]> =
   ['0003_operations', operations],
   ['0004_interviews', interviews],
   ['0005_secret_reveals', secretReveals],
+  ['0006_app_details', appDetails],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

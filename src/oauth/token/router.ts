@@ -7,6 +7,7 @@ import {
   validateRefreshTokenGrant,
   validateRevokeRequest,
 } from '../../../generated/validators.cjs';
+import { allowsGrant } from '../../accounts/grant-types.js';
 import type { AppRow } from '../../db/rows.js';
 import { sendError } from '../../http/errors.js';
 import { validationMessage } from '../../http/openapi-validation.js';
@@ -73,7 +74,11 @@ export function tokenRouter(deps: TokenRouterDependencies): Router {
         );
       }
       const issue = prepare(form);
-      const issued = await issue(await authenticate(req));
+      const client = await authenticate(req);
+      if (!allowsGrant(client, grantType)) {
+        throw new OAuthError('unauthorized_client', `this app may not use the ${grantType} grant`);
+      }
+      const issued = await issue(client);
       noStore(res).json({ ...issued, convid: req.id });
     },
   );

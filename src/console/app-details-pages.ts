@@ -1,0 +1,202 @@
+import type { Response } from 'express';
+import nunjucks from 'nunjucks';
+import { allowedGrantTypes } from '../accounts/grant-types.js';
+import { MAX_REDIRECT_URIS } from '../accounts/redirect-uris.js';
+import type { AppRow, AuditEventRow } from '../db/rows.js';
+import { VIEWS_DIR } from '../oauth/authorize/pages.js';
+import { CSRF_FIELD } from '../sessions/csrf.js';
+import { GRANT_NAMES, appDetailPaths, appTabs, grantChoices, type AppTab } from './app-tabs.js';
+import type { FormProblem, Viewer } from './pages.js';
+import { CONSOLE_PATHS } from './paths.js';
+
+/** What the owner typed into the Overview form, shown again when it is refused. */
+export interface OverviewValues {
+  name: string;
+  description: string;
+  grantTypes: readonly string[];
+}
+
+/** A refused redirect URL edit: which form (a position, or 'new') and what was typed. */
+export interface RedirectUrlAttempt {
+  position: number | 'new';
+  value: string;
+  problem: FormProblem;
+}
+
+/** How each audited event reads on the Activity tab. */
+const EVENT_WORDS: Record<string, string> = {
+  'token.issued': 'Access token issued',
+  'token.revoked': 'Token revoked',
+  'code.replayed': 'Authorization code used twice; tokens from it were revoked',
+  'refresh_token.reused': 'Used refresh token presented again; its tokens were revoked',
+  'consent.granted': 'A user allowed access',
+  'consent.denied': 'A user denied access',
+  'sign_in.succeeded': 'A user signed in to authorize the app',
+  'sign_in.failed': 'A sign-in to authorize the app failed',
+  'sign_in.rate_limited': 'Sign-in attempts were rate limited',
+  'app.secret_rotated': 'Client secret rotated',
+  'app.deleted': 'App deleted',
+};
+
+/** The only details the Activity tab shows; none of them can hold a secret. */
+const SHOWN_DETAILS: Record<string, string> = {
+  grant: 'Grant',
+  scope: 'Scope',
+  reason: 'Reason',
+};
+
+const ACTIVITY_LIMIT = 50;
+
+/** The Overview, Redirect URLs, Activity and Delete pages of an app. */
+export class AppDetailsPages {
+  static readonly activityLimit = ACTIVITY_LIMIT;
+
+  private readonly env = new nunjucks.Environment(new nunjucks.FileSystemLoader(VIEWS_DIR), {
+    autoescape: true,
+    throwOnUndefined: true,
+  });
+
+  overview(
+    res: Response,
+    viewer: Viewer,
+    page: { app: AppRow; values?: OverviewValues; problem?: FormProblem },
+  ): void {
+    const { app } = page;
+    const values = page.values ?? {
+      name: app.name,
+      description: app.description ?? '',
+      grantTypes: allowedGrantTypes(app),
+    };
+    this.render(
+      res,
+      page.problem ? 400 : 200,
+      'console-app-overview.njk',
+      viewer,
+      app,
+      'overview',
+      {
+        description_text: app.description,
+        client_type:
+          app.client_type === 'confidential' ? 'Confidential (server-side)' : 'Public (no secret)',
+        grant_names: allowedGrantTypes(app).map((grant) => GRANT_NAMES[grant]),
+        created_at: isoMinute(app.created_at),
+        action: appDetailPaths(app.client_id).editOverview,
+        delete_href: appDetailPaths(app.client_id).delete,
+        name: values.name,
+        description: values.description,
+        grant_choices: grantChoices(values.grantTypes),
+        ...problemContext(page.problem),
+      },
+    );
+  }
+
+  redirectUrls(
+    res: Response,
+    viewer: Viewer,
+    page: { app: AppRow; uris: string[]; attempt?: RedirectUrlAttempt },
+  ): void {
+    const { app, uris, attempt } = page;
+    const paths = appDetailPaths(app.client_id);
+    const typed = (position: number | 'new', stored: string) =>
+      attempt?.position === position ? attempt.value : stored;
+    this.render(
+      res,
+      attempt ? 400 : 200,
+      'console-app-redirect-urls.njk',
+      viewer,
+      app,
+      'redirect-urls',
+      {
+        uris: uris.map((uri, index) => {
+          const position = index + 1;
+          return {
+            position,
+            input_id: `redirect-url-${position}`,
+            label: `Redirect URL ${position}`,
+            value: typed(position, uri),
+            invalid: attempt?.position === position,
+            has_query: uri.includes('?'),
+            action: paths.redirectUrl(position),
+            remove_action: paths.removeRedirectUrl(position),
+          };
+        }),
+        max_redirects: MAX_REDIRECT_URIS,
+        can_add: uris.length < MAX_REDIRECT_URIS,
+        add_action: paths.redirectUrls,
+        new_value: typed('new', ''),
+        new_invalid: attempt?.position === 'new',
+        ...problemContext(attempt?.problem),
+      },
+    );
+  }
+
+  activity(res: Response, viewer: Viewer, page: { app: AppRow; events: AuditEventRow[] }): void {
+    this.render(res, 200, 'console-app-activity.njk', viewer, page.app, 'activity', {
+      limit: ACTIVITY_LIMIT,
+      events: page.events.map((event) => ({
+        time: isoSecond(Number(event.occurred_at)),
+        what: EVENT_WORDS[event.type] ?? event.type,
+        details: shownDetails(event.details),
+      })),
+    });
+  }
+
+  confirmDelete(res: Response, viewer: Viewer, app: AppRow): void {
+    this.render(res, 200, 'console-app-delete.njk', viewer, app, null, {
+      action: appDetailPaths(app.client_id).delete,
+      cancel_href: appDetailPaths(app.client_id).overview,
+    });
+  }
+
+  private render(
+    res: Response,
+    status: number,
+    template: string,
+    viewer: Viewer,
+    app: AppRow,
+    tab: AppTab | null,
+    context: Record<string, unknown>,
+  ): void {
+    const html = this.env.render(template, {
+      csrf_field: CSRF_FIELD,
+      csrf_token: viewer.csrfToken,
+      user_email: viewer.email,
+      sign_out_action: CONSOLE_PATHS.signOut,
+      home_href: CONSOLE_PATHS.dashboard,
+      dashboard_href: CONSOLE_PATHS.dashboard,
+      app_name: app.name,
+      tabs: appTabs(app.client_id, tab),
+      ...context,
+    });
+    res.status(status).type('html').send(html);
+  }
+}
+
+function problemContext(problem: FormProblem | undefined) {
+  return { error: problem?.message ?? null, error_field: problem?.field ?? null };
+}
+
+/** The whitelisted details of an event as `Grant: client_credentials` lines. */
+function shownDetails(json: string | null): string[] {
+  if (!json) return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(json);
+  } catch {
+    return [];
+  }
+  if (!parsed || typeof parsed !== 'object') return [];
+  const details = parsed as Record<string, unknown>;
+  return Object.entries(SHOWN_DETAILS).flatMap(([key, label]) => {
+    const value = details[key];
+    return typeof value === 'string' && value ? [`${label}: ${value}`] : [];
+  });
+}
+
+function isoMinute(epochMs: number): string {
+  return `${new Date(Number(epochMs)).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+function isoSecond(epochMs: number): string {
+  return `${new Date(epochMs).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+}

@@ -1,0 +1,167 @@
+import type { Request, Response, Router } from 'express';
+import { AppService } from '../accounts/app-service.js';
+import { NotFoundError, ValidationError } from '../errors.js';
+import { AppDetailsPages, type RedirectUrlAttempt } from './app-details-pages.js';
+import { APP_DETAIL_PATHS, appDetailPaths } from './app-tabs.js';
+import type { ConsoleKit, SignedIn } from './console-kit.js';
+import { clientIp, field, sentence } from './forms.js';
+import { CONSOLE_PATHS } from './paths.js';
+
+/**
+ * The grant types ticked on a form, or undefined when the request has no such field at all
+ * (a scripted request; the console's forms always send it, so an empty choice is refused).
+ */
+export function chosenGrantTypes(req: Request): string[] | undefined {
+  const value = (req.body as Record<string, unknown> | undefined)?.grant_types;
+  if (value === undefined) return undefined;
+  const values = Array.isArray(value) ? value : [value];
+  return values.filter((item): item is string => typeof item === 'string' && item !== '');
+}
+
+/**
+ * An app's Overview, Redirect URLs and Activity tabs and its deletion. Each handler checks the
+ * session (and CSRF token for a form), calls AppService, and renders or answers 303; another
+ * user's app answers 404 like a missing one.
+ */
+export function registerAppDetailsRoutes(router: Router, kit: ConsoleKit): void {
+  const { deps, form } = kit;
+  const apps = new AppService(deps.apps, deps.accounts, deps.clock, deps.audit);
+  const pages = new AppDetailsPages();
+
+  /** The signed-in owner and their app, or undefined once an answer has been sent. */
+  async function ownerView(req: Request, res: Response) {
+    const current = await kit.signedIn(req, res);
+    if (!current) return undefined;
+    const app = await kit.ownedApp(res, current, clientIdOf(req));
+    return app && { current, app };
+  }
+
+  async function ownerForm(req: Request, res: Response) {
+    const current = await kit.signedInForm(req, res);
+    if (!current) return undefined;
+    const app = await kit.ownedApp(res, current, clientIdOf(req));
+    return app && { current, app };
+  }
+
+  router.get(APP_DETAIL_PATHS.overview, async (req, res) => {
+    const owned = await ownerView(req, res);
+    if (owned) pages.overview(res, owned.current.viewer, { app: owned.app });
+  });
+
+  router.post(APP_DETAIL_PATHS.editOverview, form, async (req, res) => {
+    const owned = await ownerForm(req, res);
+    if (!owned) return;
+    const values = {
+      name: field(req, 'name'),
+      description: field(req, 'description'),
+      grantTypes: chosenGrantTypes(req) ?? [],
+    };
+    try {
+      await apps.updateDetails(owned.current.session.userId, owned.app.client_id, values);
+      res.redirect(303, appDetailPaths(owned.app.client_id).overview);
+    } catch (error) {
+      if (error instanceof NotFoundError) return kit.notFound(res, owned.current.viewer);
+      if (!(error instanceof ValidationError)) throw error;
+      pages.overview(res, owned.current.viewer, {
+        app: owned.app,
+        values,
+        problem: { message: sentence(error.message), field: error.field ?? 'name' },
+      });
+    }
+  });
+
+  router.get(APP_DETAIL_PATHS.redirectUrls, async (req, res) => {
+    const owned = await ownerView(req, res);
+    if (!owned) return;
+    const uris = await deps.apps.listRedirectUris(owned.app.id);
+    pages.redirectUrls(res, owned.current.viewer, { app: owned.app, uris });
+  });
+
+  /** Runs one redirect URL change, then shows the list again or the refusal beside the input. */
+  async function changeRedirectUrls(
+    req: Request,
+    res: Response,
+    position: number | 'new',
+    change: (current: SignedIn, clientId: string, uri: string) => Promise<unknown>,
+  ): Promise<void> {
+    const owned = await ownerForm(req, res);
+    if (!owned) return;
+    const { current, app } = owned;
+    const value = field(req, 'redirect_uri').trim();
+    try {
+      await change(current, app.client_id, value);
+      res.redirect(303, appDetailPaths(app.client_id).redirectUrls);
+    } catch (error) {
+      if (error instanceof NotFoundError) return kit.notFound(res, current.viewer);
+      if (!(error instanceof ValidationError)) throw error;
+      const attempt: RedirectUrlAttempt = {
+        position,
+        value,
+        problem: { message: sentence(error.message), field: 'redirect_uris' },
+      };
+      const uris = await deps.apps.listRedirectUris(app.id);
+      pages.redirectUrls(res, current.viewer, { app, uris, attempt });
+    }
+  }
+
+  router.post(APP_DETAIL_PATHS.redirectUrls, form, (req, res) =>
+    changeRedirectUrls(req, res, 'new', (current, clientId, uri) => {
+      if (!uri) throw new ValidationError('enter a redirect URL to add', 'redirect_uris');
+      return apps.addRedirectUri(current.session.userId, clientId, uri);
+    }),
+  );
+
+  router.post(APP_DETAIL_PATHS.redirectUrl, form, (req, res) => {
+    const position = positionOf(req);
+    return changeRedirectUrls(req, res, position, (current, clientId, uri) => {
+      if (!uri) {
+        throw new ValidationError('enter the redirect URL, or remove it instead', 'redirect_uris');
+      }
+      return apps.replaceRedirectUri(current.session.userId, clientId, position, uri);
+    });
+  });
+
+  router.post(APP_DETAIL_PATHS.removeRedirectUrl, form, (req, res) => {
+    const position = positionOf(req);
+    return changeRedirectUrls(req, res, position, (current, clientId) =>
+      apps.removeRedirectUri(current.session.userId, clientId, position),
+    );
+  });
+
+  router.get(APP_DETAIL_PATHS.activity, async (req, res) => {
+    const owned = await ownerView(req, res);
+    if (!owned) return;
+    const events = await deps.audit.recentForApp(owned.app.id, AppDetailsPages.activityLimit);
+    pages.activity(res, owned.current.viewer, { app: owned.app, events });
+  });
+
+  router.get(APP_DETAIL_PATHS.delete, async (req, res) => {
+    const owned = await ownerView(req, res);
+    if (owned) pages.confirmDelete(res, owned.current.viewer, owned.app);
+  });
+
+  router.post(APP_DETAIL_PATHS.delete, form, async (req, res) => {
+    const owned = await ownerForm(req, res);
+    if (!owned) return;
+    try {
+      await apps.deleteApp(owned.current.session.userId, owned.app.client_id, {
+        ip: clientIp(req),
+      });
+    } catch (error) {
+      if (error instanceof NotFoundError) return kit.notFound(res, owned.current.viewer);
+      throw error;
+    }
+    deps.forgetVerifiedTokens?.();
+    res.redirect(303, CONSOLE_PATHS.dashboard);
+  });
+}
+
+function clientIdOf(req: Request): string {
+  return String(req.params.clientId);
+}
+
+/** The 1-based position in the path; anything else reads as a position no list has. */
+function positionOf(req: Request): number {
+  const raw = String(req.params.position);
+  return /^[1-9]\d{0,2}$/.test(raw) ? Number(raw) : 0;
+}

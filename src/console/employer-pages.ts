@@ -1,0 +1,117 @@
+import type { Response } from 'express';
+import nunjucks from 'nunjucks';
+import type { EmployerWithMembers } from '../accounts/account-service.js';
+import type { EmployerMembership } from '../accounts/account-store.js';
+import type { MembershipRole } from '../db/rows.js';
+import { VIEWS_DIR } from '../oauth/authorize/pages.js';
+import { CSRF_FIELD } from '../sessions/csrf.js';
+import type { FormProblem, Viewer } from './pages.js';
+import { CONSOLE_PATHS, CONSOLE_PREFIX } from './paths.js';
+
+/** Where the employer pages live. */
+export const EMPLOYER_PATHS = {
+  list: `${CONSOLE_PREFIX}/employers`,
+  detail: `${CONSOLE_PREFIX}/employers/:employerId`,
+  members: `${CONSOLE_PREFIX}/employers/:employerId/members`,
+} as const;
+
+/** The pages of one employer; ids are UUIDs, but are encoded all the same. */
+export function employerPaths(employerId: string) {
+  const detail = `${EMPLOYER_PATHS.list}/${encodeURIComponent(employerId)}`;
+  return { detail, members: `${detail}/members` };
+}
+
+export interface AddMemberValues {
+  email: string;
+  role: MembershipRole;
+}
+
+/**
+ * The console's employer pages: the employers the user belongs to and one employer's members.
+ * Same template settings as the other console pages: autoescaped, undefined values refused.
+ */
+export class EmployerPages {
+  private readonly env = new nunjucks.Environment(new nunjucks.FileSystemLoader(VIEWS_DIR), {
+    autoescape: true,
+    throwOnUndefined: true,
+  });
+
+  list(
+    res: Response,
+    viewer: Viewer,
+    page: {
+      employers: EmployerMembership[];
+      name?: string;
+      status?: number;
+      problem?: FormProblem;
+    },
+  ): void {
+    this.render(res, page.status ?? 200, 'console-employers.njk', viewer, {
+      create_action: EMPLOYER_PATHS.list,
+      name: page.name ?? '',
+      employers: page.employers.map(({ employer, role }) => ({
+        name: employer.name,
+        id: employer.id,
+        role: roleLabel(role),
+        href: employerPaths(employer.id).detail,
+      })),
+      ...problemContext(page.problem),
+    });
+  }
+
+  detail(
+    res: Response,
+    viewer: Viewer,
+    page: {
+      employer: EmployerWithMembers;
+      viewerRole: MembershipRole;
+      values?: AddMemberValues;
+      status?: number;
+      problem?: FormProblem;
+    },
+  ): void {
+    const { employer, members } = page.employer;
+    this.render(res, page.status ?? 200, 'console-employers-detail.njk', viewer, {
+      employers_href: EMPLOYER_PATHS.list,
+      employer_name: employer.name,
+      employer_id: employer.id,
+      your_role: roleLabel(page.viewerRole),
+      is_admin: page.viewerRole === 'admin',
+      members: members.map((member) => ({
+        email: member.email,
+        role: roleLabel(member.role),
+        is_you: member.email === viewer.email,
+      })),
+      add_action: employerPaths(employer.id).members,
+      email: page.values?.email ?? '',
+      role: page.values?.role ?? 'member',
+      ...problemContext(page.problem),
+    });
+  }
+
+  private render(
+    res: Response,
+    status: number,
+    template: string,
+    viewer: Viewer,
+    context: Record<string, unknown>,
+  ): void {
+    const html = this.env.render(template, {
+      csrf_field: CSRF_FIELD,
+      csrf_token: viewer.csrfToken,
+      user_email: viewer.email,
+      sign_out_action: CONSOLE_PATHS.signOut,
+      home_href: CONSOLE_PATHS.dashboard,
+      ...context,
+    });
+    res.status(status).type('html').send(html);
+  }
+}
+
+function problemContext(problem: FormProblem | undefined) {
+  return { error: problem?.message ?? null, error_field: problem?.field ?? null };
+}
+
+function roleLabel(role: MembershipRole): string {
+  return role === 'admin' ? 'Admin' : 'Member';
+}

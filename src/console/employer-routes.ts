@@ -1,0 +1,153 @@
+import type { Request, Response, Router } from 'express';
+import { AccountService, type EmployerWithMembers } from '../accounts/account-service.js';
+import type { MembershipRole } from '../db/rows.js';
+import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
+import type { ConsoleKit, SignedIn } from './console-kit.js';
+import {
+  EMPLOYER_PATHS,
+  EmployerPages,
+  employerPaths,
+  type AddMemberValues,
+} from './employer-pages.js';
+import { field, sentence } from './forms.js';
+
+const EMAIL_REQUIRED = 'Enter the email address of the person to add.';
+const ROLE_REQUIRED = 'Choose whether the new member is an admin or a member.';
+
+/** An employer as one of its members sees it, with that member's role. */
+interface MemberView {
+  employer: EmployerWithMembers;
+  role: MembershipRole;
+}
+
+/**
+ * The console's Employers section: the employer accounts the signed-in user belongs to (the
+ * ones employer-scoped tokens can represent and appinfo lists), creating one, and an employer's
+ * members. Only members see an employer; anyone else gets the same 404 as for an unknown id.
+ * Only admins add members.
+ */
+export function registerEmployerRoutes(router: Router, kit: ConsoleKit): void {
+  const { accounts, clock } = kit.deps;
+  const service = new AccountService(accounts, clock);
+  const pages = new EmployerPages();
+
+  /** The employer when the user is a member of it; otherwise answers 404. */
+  async function memberView(
+    res: Response,
+    current: SignedIn,
+    employerId: string,
+  ): Promise<MemberView | undefined> {
+    const membership = await accounts.findMembership(current.session.userId, employerId);
+    const employer = membership && (await accounts.findEmployerById(employerId));
+    if (!membership || !employer) {
+      kit.notFound(res, current.viewer);
+      return undefined;
+    }
+    const members = await accounts.listMembersOfEmployer(employer.id);
+    return {
+      role: membership.role,
+      employer: {
+        employer,
+        members: members.map((member) => ({
+          userId: member.id,
+          email: member.email,
+          role: member.role,
+        })),
+      },
+    };
+  }
+
+  router.get(EMPLOYER_PATHS.list, async (req, res) => {
+    const current = await kit.signedIn(req, res);
+    if (!current) return;
+    const employers = await accounts.listEmployersOfUser(current.session.userId);
+    pages.list(res, current.viewer, { employers });
+  });
+
+  router.post(EMPLOYER_PATHS.list, kit.form, async (req, res) => {
+    const current = await kit.signedInForm(req, res);
+    if (!current) return;
+    const name = field(req, 'name');
+    const user = await accounts.findUserById(current.session.userId);
+    if (!user) return kit.notFound(res, current.viewer);
+    try {
+      const created = await service.createEmployer({ name, memberEmails: [user.email] });
+      res.redirect(303, employerPaths(created.employer.id).detail);
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      const employers = await accounts.listEmployersOfUser(current.session.userId);
+      pages.list(res, current.viewer, {
+        employers,
+        name,
+        status: 400,
+        problem: { message: sentence(error.message), field: 'name' },
+      });
+    }
+  });
+
+  router.get(EMPLOYER_PATHS.detail, async (req, res) => {
+    const current = await kit.signedIn(req, res);
+    if (!current) return;
+    const view = await memberView(res, current, param(req, 'employerId'));
+    if (!view) return;
+    pages.detail(res, current.viewer, { employer: view.employer, viewerRole: view.role });
+  });
+
+  router.post(EMPLOYER_PATHS.members, kit.form, async (req, res) => {
+    const current = await kit.signedInForm(req, res);
+    if (!current) return;
+    const view = await memberView(res, current, param(req, 'employerId'));
+    if (!view) return;
+    if (view.role !== 'admin') {
+      return kit.pages.message(res, 403, current.viewer, {
+        title: 'Only admins can add members',
+        message: `You are a member of ${view.employer.employer.name}, not an admin. Ask one of its admins to add people. Nothing was changed.`,
+      });
+    }
+    const role = field(req, 'role');
+    const values: AddMemberValues = {
+      email: field(req, 'email').trim(),
+      role: role === 'admin' ? 'admin' : 'member',
+    };
+    const again = (status: number, message: string, problemField: string) =>
+      pages.detail(res, current.viewer, {
+        employer: view.employer,
+        viewerRole: view.role,
+        values,
+        status,
+        problem: { message, field: problemField },
+      });
+    if (!values.email) return again(400, EMAIL_REQUIRED, 'email');
+    if (role !== 'admin' && role !== 'member') return again(400, ROLE_REQUIRED, 'role');
+    try {
+      await service.addMember({
+        employerId: view.employer.employer.id,
+        email: values.email,
+        role: values.role,
+      });
+      res.redirect(303, employerPaths(view.employer.employer.id).detail);
+    } catch (error) {
+      if (error instanceof NotFoundError && error.field === 'email') {
+        return again(
+          400,
+          `There is no account with the email ${values.email}. Ask them to create one in the ` +
+            'partner console first, then add them here. Nothing was changed.',
+          'email',
+        );
+      }
+      if (error instanceof NotFoundError) return kit.notFound(res, current.viewer);
+      if (error instanceof ConflictError) {
+        return again(409, `${values.email} is already a member of this employer.`, 'email');
+      }
+      if (error instanceof ValidationError) {
+        return again(400, sentence(error.message), error.field ?? 'email');
+      }
+      throw error;
+    }
+  });
+}
+
+function param(req: Request, name: string): string {
+  const value: unknown = req.params[name];
+  return typeof value === 'string' ? value : '';
+}

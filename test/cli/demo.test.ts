@@ -1,0 +1,105 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { systemClock } from '../../src/clock.js';
+import { runProgram } from '../../src/cli/program.js';
+import { createCliServices } from '../../src/cli/services.js';
+import { DEFAULT_ARCHIVE_AFTER_DAYS } from '../../src/config.js';
+import { verifyPassword } from '../../src/security/passwords.js';
+import { describeEachDialect } from '../support/databases.js';
+import { silentLogger } from '../support/logger.js';
+import { basic, callApi } from '../support/oauth-fixtures.js';
+import { TEST_KEY_ENCRYPTION_SECRET, startTestService } from '../support/service.js';
+
+const execFileAsync = promisify(execFile);
+
+describeEachDialect('admin CLI demo', (database) => {
+  let service: Awaited<ReturnType<typeof startTestService>>;
+
+  before(async () => {
+    service = await startTestService(database());
+  });
+  after(async () => {
+    await service?.stop();
+  });
+
+  async function demo(...flags: string[]) {
+    let stdout = '';
+    let stderr = '';
+    const io = {
+      stdout: (text: string) => void (stdout += text),
+      stderr: (text: string) => void (stderr += text),
+    };
+    const code = await runProgram([...flags, 'demo'], io, async () =>
+      createCliServices(
+        database().db,
+        TEST_KEY_ENCRYPTION_SECRET,
+        silentLogger,
+        systemClock,
+        DEFAULT_ARCHIVE_AFTER_DAYS,
+        { authUrl: service.config.authUrl, apiUrl: service.config.apiUrl },
+      ),
+    );
+    assert.equal(code, 0, stderr);
+    return stdout;
+  }
+
+  it('creates a user, two employers and an app whose credentials work at the token endpoint', async () => {
+    const printed = JSON.parse(await demo('--json'));
+    const user = await database().db('users').where({ id: printed.user.id }).first();
+    assert.equal(user.email, printed.user.email);
+    assert.ok(await verifyPassword(printed.user.password, user.password_hash));
+    assert.equal(printed.employers.length, 2);
+    const memberships = await database().db('memberships').where({ user_id: printed.user.id });
+    assert.deepEqual(
+      memberships.map((row: { employer_id: string }) => row.employer_id).sort(),
+      printed.employers.map((employer: { id: string }) => employer.id).sort(),
+    );
+    assert.deepEqual(printed.app.redirect_uris, ['http://localhost:8080/callback']);
+
+    const token = await callApi(service.url, 'POST', '/oauth/v2/tokens', {
+      form: {
+        grant_type: 'client_credentials',
+        scope: 'employer_access',
+        employer: printed.employers[0].id,
+      },
+      headers: basic(printed.app.client_id, printed.app.client_secret),
+    });
+    assert.equal(token.status, 200, JSON.stringify(token.body));
+    const info = await callApi(service.url, 'GET', '/v2/api/appinfo', {
+      headers: { authorization: `Bearer ${token.body.access_token}` },
+    });
+    assert.equal(info.status, 200);
+    assert.deepEqual(
+      [...info.body.employers].sort((a, b) => a.name.localeCompare(b.name)),
+      [...printed.employers].sort((a, b) => a.name.localeCompare(b.name)),
+    );
+  });
+
+  it('prints curl commands that run as printed', async () => {
+    const text = await demo();
+    assert.match(text, /email: +demo-[0-9a-f]{8}@example\.com/);
+    assert.match(text, /password: +\S{16}/);
+    assert.ok(text.includes(`${service.config.authUrl}/console`));
+    const tokenCommand = /^ {2}(curl -u .*\/oauth\/v2\/tokens .*)$/m.exec(text)?.[1];
+    const appinfoCommand = /^ {2}(curl -H .*\/v2\/api\/appinfo)$/m.exec(text)?.[1];
+    assert.ok(tokenCommand && appinfoCommand, text);
+    assert.ok(tokenCommand.startsWith(`curl -u '`));
+    assert.ok(tokenCommand.includes(`${service.config.apiUrl}/oauth/v2/tokens`));
+
+    const issued = await execFileAsync('sh', ['-c', `${tokenCommand} --silent --fail`]);
+    const { access_token: accessToken, scope } = JSON.parse(issued.stdout);
+    assert.equal(scope, 'employer_access');
+    const listed = await execFileAsync('sh', ['-c', `${appinfoCommand} --silent --fail`], {
+      env: { ...process.env, ACCESS_TOKEN: accessToken },
+    });
+    assert.equal(JSON.parse(listed.stdout).employers.length, 2);
+  });
+
+  it('makes a new demo user on every run, never colliding with an earlier one', async () => {
+    const first = JSON.parse(await demo('--json'));
+    const second = JSON.parse(await demo('--json'));
+    assert.notEqual(first.user.email, second.user.email);
+    assert.notEqual(first.app.client_id, second.app.client_id);
+  });
+});

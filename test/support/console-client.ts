@@ -1,0 +1,84 @@
+import assert from 'node:assert/strict';
+
+export interface Page {
+  status: number;
+  headers: Headers;
+  body: string;
+}
+
+/** A cookie-keeping HTTP client that never follows redirects: one browser, seen hop by hop. */
+export class ConsoleClient {
+  private readonly cookies = new Map<string, string>();
+
+  constructor(private readonly baseUrl: string) {}
+
+  get(path: string): Promise<Page> {
+    return this.request('GET', path);
+  }
+
+  post(path: string, form: Record<string, string>): Promise<Page> {
+    return this.request('POST', path, form);
+  }
+
+  /** GETs `page` and POSTs the form that posts to `action`, CSRF token included. */
+  async submit(page: string, action: string, fields: Record<string, string>): Promise<Page> {
+    const shown = await this.get(page);
+    assert.equal(shown.status, 200, `GET ${page} answered ${shown.status}:\n${shown.body}`);
+    return this.post(action, { csrf_token: formCsrfToken(shown.body, action), ...fields });
+  }
+
+  /** Signs up a new account with open sign-up; the client is signed in afterwards. */
+  async signUp(email: string, password: string): Promise<void> {
+    const created = await this.submit('/console/sign-up', '/console/sign-up', {
+      email,
+      password,
+      name: 'Console Tester',
+    });
+    assert.equal(created.status, 303, created.body);
+  }
+
+  private async request(method: string, path: string, form?: Record<string, string>) {
+    const headers: Record<string, string> = {};
+    if (this.cookies.size) {
+      headers.cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    }
+    if (form) headers['content-type'] = 'application/x-www-form-urlencoded';
+    const response = await fetch(new URL(path, this.baseUrl), {
+      method,
+      headers,
+      redirect: 'manual',
+      body: form && new URLSearchParams(form).toString(),
+    });
+    for (const line of response.headers.getSetCookie()) {
+      const [pair = ''] = line.split(';');
+      const at = pair.indexOf('=');
+      const name = pair.slice(0, at);
+      const value = pair.slice(at + 1);
+      if (/max-age=0/i.test(line) || value === '') this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    return { status: response.status, headers: response.headers, body: await response.text() };
+  }
+}
+
+/** The CSRF token of the page's form that posts to `action`. */
+export function formCsrfToken(html: string, action: string): string {
+  for (const match of html.matchAll(
+    /<form method="post" action="([^"]*)"[^>]*>([\s\S]*?)<\/form>/g,
+  )) {
+    if (unescapeHtml(match[1]!) !== action) continue;
+    const token = /<input type="hidden" name="csrf_token" value="([^"]*)">/.exec(match[2]!);
+    assert.ok(token, `the form posting to ${action} has no CSRF token`);
+    return unescapeHtml(token[1]!);
+  }
+  assert.fail(`the page has no form posting to ${action}:\n${html}`);
+}
+
+export function unescapeHtml(text: string): string {
+  return text
+    .replaceAll('&lt;', '<')
+    .replaceAll('&gt;', '>')
+    .replaceAll('&quot;', '"')
+    .replaceAll('&#39;', "'")
+    .replaceAll('&amp;', '&');
+}
