@@ -3,11 +3,16 @@ import type { AuditLog } from '../audit/audit-log.js';
 import type { Clock } from '../clock.js';
 import type { AppRow, ClientType } from '../db/rows.js';
 import { NotFoundError, ValidationError } from '../errors.js';
+import { verifyPassword } from '../security/passwords.js';
 import { randomToken, sha256Hex } from '../security/random.js';
+import type { SecretBox } from '../security/secret-box.js';
 import type { AccountStore } from './account-store.js';
 import type { AppStore, AppWithRedirectUris } from './app-store.js';
 import { DEFAULT_GRANT_TYPES, allowsGrant, normalizeGrantTypes } from './grant-types.js';
 import { validateRedirectUris } from './redirect-uris.js';
+
+/** The SecretBox purpose under which client secrets are sealed for the console's reveal. */
+export const CLIENT_SECRET_PURPOSE = 'client-secrets';
 
 export interface CreatedApp {
   app: AppWithRedirectUris;
@@ -39,6 +44,8 @@ export class AppService {
     private readonly clock: Clock,
     /** Where credential changes are recorded; rotateSecret refuses to run without it. */
     private readonly audit?: AuditLog,
+    /** Seals a copy of each new secret for the owner's password-gated reveal; none without it. */
+    private readonly secretBox?: SecretBox,
   ) {}
 
   async createApp(input: {
@@ -69,6 +76,8 @@ export class AppService {
       name,
       client_type: clientType,
       client_secret_hash: clientSecret && sha256Hex(clientSecret),
+      client_secret_sealed:
+        clientSecret && this.secretBox ? this.secretBox.seal(clientSecret) : null,
       secret_updated_at: clientSecret ? now : null,
       description,
       grant_types: grantTypes,
@@ -117,6 +126,7 @@ export class AppService {
         ownerUserId,
         sha256Hex(clientSecret),
         now,
+        this.secretBox?.seal(clientSecret) ?? null,
       );
       if (!changed) return false;
       await audit.record(
@@ -142,6 +152,40 @@ export class AppService {
       clientSecret,
     };
   }
+  /**
+   * The current client secret of a confidential app, for its owner after they re-enter their
+   * password. Refused (ValidationError) on a wrong password or when no sealed copy exists (the
+   * secret predates sealing, or the service has no key): rotating then yields a revealable one.
+   */
+  async revealSecret(
+    ownerUserId: string,
+    clientId: string,
+    password: string,
+    context: { ip?: string | null } = {},
+  ): Promise<string> {
+    const app = await this.apps.findByClientId(clientId);
+    if (!app || app.owner_user_id !== ownerUserId) {
+      throw new NotFoundError(`no app with client id ${clientId}`, 'client_id');
+    }
+    const owner = await this.accounts.findUserById(ownerUserId);
+    if (!owner || !(await verifyPassword(password, owner.password_hash))) {
+      throw new ValidationError('the password is incorrect', 'password');
+    }
+    if (!app.client_secret_sealed || !this.secretBox) {
+      throw new ValidationError(
+        'this secret was stored before secrets could be revealed; rotate it to get one you can reveal',
+        'client_id',
+      );
+    }
+    await this.audit?.record({
+      type: 'app.secret_revealed',
+      actorUserId: ownerUserId,
+      appId: app.id,
+      ip: context.ip ?? null,
+    });
+    return this.secretBox.open(app.client_secret_sealed);
+  }
+
   /** Changes the name, description and allowed grants of an app its owner edits. */
   async updateDetails(
     ownerUserId: string,

@@ -39,10 +39,16 @@ export class AppStore {
     ownerUserId: string,
     secretHash: string,
     now: number,
+    sealedSecret: string | null = null,
   ): Promise<boolean> {
     const changed = await this.db('apps')
       .where({ id: appId, owner_user_id: ownerUserId, client_type: 'confidential' })
-      .update({ client_secret_hash: secretHash, secret_updated_at: now, updated_at: now });
+      .update({
+        client_secret_hash: secretHash,
+        client_secret_sealed: sealedSecret,
+        secret_updated_at: now,
+        updated_at: now,
+      });
     return changed === 1;
   }
 

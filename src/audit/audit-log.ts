@@ -16,6 +16,7 @@ export type AuditEventType =
   | 'token.revoked'
   | 'signing_key.rotated'
   | 'app.secret_rotated'
+  | 'app.secret_revealed'
   | 'app.deleted';
 
 export interface AuditEntry {

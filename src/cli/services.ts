@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { AccountService } from '../accounts/account-service.js';
 import { AccountStore } from '../accounts/account-store.js';
-import { AppService } from '../accounts/app-service.js';
+import { AppService, CLIENT_SECRET_PURPOSE } from '../accounts/app-service.js';
 import { AppStore } from '../accounts/app-store.js';
 import { AuditLog } from '../audit/audit-log.js';
 import { systemClock, type Clock } from '../clock.js';
@@ -38,7 +38,13 @@ export function createCliServices(
   const sweeper = new InterviewSweeper(db, archiveDelayMs(archiveAfterDays));
   return {
     accounts: new AccountService(accountStore, clock),
-    apps: new AppService(new AppStore(db), accountStore, clock),
+    apps: new AppService(
+      new AppStore(db),
+      accountStore,
+      clock,
+      undefined,
+      new SecretBox(keyEncryptionSecret, CLIENT_SECRET_PURPOSE),
+    ),
     signingKeys: new SigningKeys(
       new SigningKeyStore(db),
       new SecretBox(keyEncryptionSecret, 'signing-keys'),

@@ -35,6 +35,7 @@ const EVENT_WORDS: Record<string, string> = {
   'sign_in.failed': 'A sign-in to authorize the app failed',
   'sign_in.rate_limited': 'Sign-in attempts were rate limited',
   'app.secret_rotated': 'Client secret rotated',
+  'app.secret_revealed': 'Client secret revealed on the console',
   'app.deleted': 'App deleted',
 };
 

@@ -137,6 +137,7 @@ export class ConsolePages {
       credentials_href: appPaths(app.client_id).credentials,
       tabs: appTabs(app.client_id, 'credentials'),
       rotate_action: appPaths(app.client_id).rotate,
+      reveal_action: appPaths(app.client_id).reveal,
       error: page.error ?? null,
     });
   }

@@ -9,10 +9,15 @@ export const CONSOLE_PATHS = {
   newApp: `${CONSOLE_PREFIX}/apps/new`,
   credentials: `${CONSOLE_PREFIX}/apps/:clientId/credentials`,
   rotate: `${CONSOLE_PREFIX}/apps/:clientId/credentials/rotate`,
+  reveal: `${CONSOLE_PREFIX}/apps/:clientId/credentials/reveal`,
 } as const;
 
 /** The pages of one app; client ids are hex, but are encoded all the same. */
 export function appPaths(clientId: string) {
   const base = `${CONSOLE_PREFIX}/apps/${encodeURIComponent(clientId)}`;
-  return { credentials: `${base}/credentials`, rotate: `${base}/credentials/rotate` };
+  return {
+    credentials: `${base}/credentials`,
+    rotate: `${base}/credentials/rotate`,
+    reveal: `${base}/credentials/reveal`,
+  };
 }

@@ -21,6 +21,7 @@ import { chosenGrantTypes, registerAppDetailsRoutes } from './app-details-routes
 import { GRANT_TYPES } from '../accounts/grant-types.js';
 import { registerEmployerRoutes } from './employer-routes.js';
 import { SecretFlash } from './secret-flash.js';
+import { CLIENT_SECRET_PURPOSE } from '../accounts/app-service.js';
 import { SecretBox } from '../security/secret-box.js';
 
 export interface ConsoleDependencies {
@@ -56,7 +57,14 @@ export function consoleRouter(deps: ConsoleDependencies): Router {
   const sessions = new BrowserSessions(deps.db, deps.clock, { secure });
   const csrf = new CsrfTokens(deps.formSecret, { secure });
   const accountService = new AccountService(deps.accounts, deps.clock);
-  const appService = new AppService(deps.apps, deps.accounts, deps.clock, deps.audit);
+  const appService = new AppService(
+    deps.apps,
+    deps.accounts,
+    deps.clock,
+    deps.audit,
+    new SecretBox(deps.formSecret, CLIENT_SECRET_PURPOSE),
+  );
+  const revealLimiter = new RateLimiter(deps.db, 'secret-reveal', config.rateLimits.signIn);
   const signIn = new SignIn({
     db: deps.db,
     accounts: deps.accounts,
@@ -246,6 +254,43 @@ export function consoleRouter(deps: ConsoleDependencies): Router {
     if (!app) return;
     const secret = await flash.take(current.session.idHash, app.client_id);
     pages.credentials(res, current.viewer, { app, secret });
+  });
+
+  router.post(CONSOLE_PATHS.reveal, form, async (req, res) => {
+    const current = await signedInForm(req, res);
+    if (!current) return;
+    const app = await ownedApp(res, current, req.params.clientId);
+    if (!app) return;
+    const again = (status: number, error: string) =>
+      pages.credentials(res, current.viewer, { app, secret: undefined, status, error });
+    // Wrong passwords count per user, so the reveal form cannot be used to guess one.
+    const attemptKey = current.session.userId;
+    const blocked = await revealLimiter.isBlocked(attemptKey);
+    if (!blocked.allowed) {
+      res.set('Retry-After', String(blocked.retryAfterSeconds));
+      return again(
+        429,
+        `Too many wrong passwords. Try again in ${blocked.retryAfterSeconds} seconds.`,
+      );
+    }
+    try {
+      const secret = await appService.revealSecret(
+        current.session.userId,
+        app.client_id,
+        field(req, 'password'),
+        { ip: clientIp(req) },
+      );
+      await revealLimiter.reset(attemptKey);
+      await flash.put(current.session.idHash, app.client_id, secret);
+      res.redirect(303, appPaths(app.client_id).credentials);
+    } catch (error) {
+      if (error instanceof ValidationError && error.field === 'password') {
+        await revealLimiter.consume(attemptKey);
+        return again(401, 'The password is incorrect. Nothing was revealed.');
+      }
+      if (error instanceof ValidationError) return again(409, sentence(error.message));
+      throw error;
+    }
   });
 
   router.post(CONSOLE_PATHS.rotate, form, async (req, res) => {

@@ -41,8 +41,10 @@ export interface AppRow {
   owner_user_id: string;
   name: string;
   client_type: ClientType;
-  /** SHA-256 of the client secret, hex; null for public clients. */
+  /** SHA-256 of the client secret, hex; null for public clients. What authentication checks. */
   client_secret_hash: string | null;
+  /** The secret sealed under KEY_ENCRYPTION_SECRET, for the console's password-gated reveal only. */
+  client_secret_sealed: string | null;
   secret_updated_at: EpochMs | null;
   /** Free text from the partner; null when none was given. */
   description: string | null;

@@ -50,6 +50,7 @@ describeEachDialect(
         '0004_interviews',
         '0005_secret_reveals',
         '0006_app_details',
+        '0007_client_secret_sealed',
       ]);
       assert.deepEqual(await existingTables(db), TABLES);
       assert.deepEqual(await pendingMigrations(db), []);
@@ -57,6 +58,7 @@ describeEachDialect(
 
       const reverted = await rollbackAll(db);
       assert.deepEqual(reverted, [
+        '0007_client_secret_sealed',
         '0006_app_details',
         '0005_secret_reveals',
         '0004_interviews',

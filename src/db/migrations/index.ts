@@ -5,6 +5,7 @@ import * as operations from './0003_operations.js';
 import * as interviews from './0004_interviews.js';
 import * as secretReveals from './0005_secret_reveals.js';
 import * as appDetails from './0006_app_details.js';
+import * as clientSecretSealed from './0007_client_secret_sealed.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -23,6 +24,7 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migration]> =
   ['0004_interviews', interviews],
   ['0005_secret_reveals', secretReveals],
   ['0006_app_details', appDetails],
+  ['0007_client_secret_sealed', clientSecretSealed],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
