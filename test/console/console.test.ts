@@ -6,97 +6,17 @@ import { AccountStore } from '../../src/accounts/account-store.js';
 import { describeEachDialect } from '../support/databases.js';
 import { basic, callApi } from '../support/oauth-fixtures.js';
 import { startTestService } from '../support/service.js';
+import {
+  ConsoleClient as CookieClient,
+  formCsrfToken as csrfTokenOf,
+  locationOf,
+  unescapeHtml,
+  type Page as Observed,
+} from '../support/console-client.js';
 
 const PASSWORD = 'correct horse battery staple';
 const REDIRECT_A = 'https://partner.example.com/callback';
 const REDIRECT_B = 'http://localhost:8080/callback';
-
-export interface Observed {
-  status: number;
-  headers: Headers;
-  body: string;
-}
-
-/** A cookie-keeping HTTP client that never follows redirects, like a browser seen hop by hop. */
-export class CookieClient {
-  private readonly cookies = new Map<string, string>();
-
-  constructor(private readonly baseUrl: string) {}
-
-  get(path: string): Promise<Observed> {
-    return this.request('GET', path);
-  }
-
-  post(path: string, form: Record<string, string>): Promise<Observed> {
-    return this.request('POST', path, form);
-  }
-
-  cookie(name: string): string | undefined {
-    return this.cookies.get(name);
-  }
-
-  /** GETs a page and POSTs its form (CSRF token included) with the given fields. */
-  async submit(page: string, action: string, fields: Record<string, string>): Promise<Observed> {
-    const shown = await this.get(page);
-    assert.equal(shown.status, 200, `GET ${page} answered ${shown.status}:\n${shown.body}`);
-    return this.post(action, { csrf_token: csrfTokenOf(shown.body, action), ...fields });
-  }
-
-  private async request(
-    method: string,
-    path: string,
-    form?: Record<string, string>,
-  ): Promise<Observed> {
-    const headers: Record<string, string> = {};
-    if (this.cookies.size) {
-      headers.cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
-    }
-    if (form) headers['content-type'] = 'application/x-www-form-urlencoded';
-    const response = await fetch(new URL(path, this.baseUrl), {
-      method,
-      headers,
-      redirect: 'manual',
-      body: form && new URLSearchParams(form).toString(),
-    });
-    for (const line of response.headers.getSetCookie()) {
-      const [pair = ''] = line.split(';');
-      const at = pair.indexOf('=');
-      const name = pair.slice(0, at);
-      const value = pair.slice(at + 1);
-      if (/max-age=0/i.test(line) || value === '') this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-    return { status: response.status, headers: response.headers, body: await response.text() };
-  }
-}
-
-/** The CSRF token of the page's form that posts to `action`. */
-export function csrfTokenOf(html: string, action: string): string {
-  for (const match of html.matchAll(
-    /<form method="post" action="([^"]*)"[^>]*>([\s\S]*?)<\/form>/g,
-  )) {
-    if (unescapeHtml(match[1]!) !== action) continue;
-    const token = /<input type="hidden" name="csrf_token" value="([^"]*)">/.exec(match[2]!);
-    assert.ok(token, `the form posting to ${action} has no CSRF token`);
-    return unescapeHtml(token[1]!);
-  }
-  assert.fail(`the page has no form posting to ${action}:\n${html}`);
-}
-
-export function unescapeHtml(text: string): string {
-  return text
-    .replaceAll('&lt;', '<')
-    .replaceAll('&gt;', '>')
-    .replaceAll('&quot;', '"')
-    .replaceAll('&#39;', "'")
-    .replaceAll('&amp;', '&');
-}
-
-export function locationOf(response: Observed): string {
-  const target = response.headers.get('location');
-  assert.ok(target, `expected a redirect (status ${response.status}):\n${response.body}`);
-  return target;
-}
 
 let sequence = 0;
 function uniqueEmail(label: string): string {

@@ -6,6 +6,9 @@ export interface Page {
   body: string;
 }
 
+/** A form body; a field given as a list is sent once per value (checkboxes). */
+export type Form = Record<string, string | string[]>;
+
 /** A cookie-keeping HTTP client that never follows redirects: one browser, seen hop by hop. */
 export class ConsoleClient {
   private readonly cookies = new Map<string, string>();
@@ -16,12 +19,16 @@ export class ConsoleClient {
     return this.request('GET', path);
   }
 
-  post(path: string, form: Record<string, string>): Promise<Page> {
+  post(path: string, form: Form): Promise<Page> {
     return this.request('POST', path, form);
   }
 
+  cookie(name: string): string | undefined {
+    return this.cookies.get(name);
+  }
+
   /** GETs `page` and POSTs the form that posts to `action`, CSRF token included. */
-  async submit(page: string, action: string, fields: Record<string, string>): Promise<Page> {
+  async submit(page: string, action: string, fields: Form): Promise<Page> {
     const shown = await this.get(page);
     assert.equal(shown.status, 200, `GET ${page} answered ${shown.status}:\n${shown.body}`);
     return this.post(action, { csrf_token: formCsrfToken(shown.body, action), ...fields });
@@ -37,7 +44,7 @@ export class ConsoleClient {
     assert.equal(created.status, 303, created.body);
   }
 
-  private async request(method: string, path: string, form?: Record<string, string>) {
+  private async request(method: string, path: string, form?: Form): Promise<Page> {
     const headers: Record<string, string> = {};
     if (this.cookies.size) {
       headers.cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
@@ -47,7 +54,7 @@ export class ConsoleClient {
       method,
       headers,
       redirect: 'manual',
-      body: form && new URLSearchParams(form).toString(),
+      body: form && encodeForm(form),
     });
     for (const line of response.headers.getSetCookie()) {
       const [pair = ''] = line.split(';');
@@ -81,4 +88,18 @@ export function unescapeHtml(text: string): string {
     .replaceAll('&quot;', '"')
     .replaceAll('&#39;', "'")
     .replaceAll('&amp;', '&');
+}
+
+export function locationOf(response: Page): string {
+  const target = response.headers.get('location');
+  assert.ok(target, `expected a redirect (status ${response.status}):\n${response.body}`);
+  return target;
+}
+
+function encodeForm(form: Form): string {
+  const body = new URLSearchParams();
+  for (const [name, value] of Object.entries(form)) {
+    for (const item of Array.isArray(value) ? value : [value]) body.append(name, item);
+  }
+  return body.toString();
 }
