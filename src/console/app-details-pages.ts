@@ -1,12 +1,9 @@
 import type { Response } from 'express';
-import nunjucks from 'nunjucks';
 import { allowedGrantTypes } from '../accounts/grant-types.js';
 import { MAX_REDIRECT_URIS } from '../accounts/redirect-uris.js';
 import type { AppRow, AuditEventRow } from '../db/rows.js';
-import { VIEWS_DIR } from '../oauth/authorize/pages.js';
-import { CSRF_FIELD } from '../sessions/csrf.js';
 import { GRANT_NAMES, appDetailPaths, appTabs, grantChoices, type AppTab } from './app-tabs.js';
-import type { FormProblem, Viewer } from './pages.js';
+import { problemContext, renderConsolePage, type FormProblem, type Viewer } from './pages.js';
 import { CONSOLE_PATHS } from './paths.js';
 
 /** What the owner typed into the Overview form, shown again when it is refused. */
@@ -51,11 +48,6 @@ const ACTIVITY_LIMIT = 50;
 /** The Overview, Redirect URLs, Activity and Delete pages of an app. */
 export class AppDetailsPages {
   static readonly activityLimit = ACTIVITY_LIMIT;
-
-  private readonly env = new nunjucks.Environment(new nunjucks.FileSystemLoader(VIEWS_DIR), {
-    autoescape: true,
-    throwOnUndefined: true,
-  });
 
   overview(
     res: Response,
@@ -158,23 +150,13 @@ export class AppDetailsPages {
     tab: AppTab | null,
     context: Record<string, unknown>,
   ): void {
-    const html = this.env.render(template, {
-      csrf_field: CSRF_FIELD,
-      csrf_token: viewer.csrfToken,
-      user_email: viewer.email,
-      sign_out_action: CONSOLE_PATHS.signOut,
-      home_href: CONSOLE_PATHS.dashboard,
+    renderConsolePage(res, status, template, viewer, {
       dashboard_href: CONSOLE_PATHS.dashboard,
       app_name: app.name,
       tabs: appTabs(app.client_id, tab),
       ...context,
     });
-    res.status(status).type('html').send(html);
   }
-}
-
-function problemContext(problem: FormProblem | undefined) {
-  return { error: problem?.message ?? null, error_field: problem?.field ?? null };
 }
 
 /** The whitelisted details of an event as `Grant: client_credentials` lines. */

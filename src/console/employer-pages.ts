@@ -1,12 +1,9 @@
 import type { Response } from 'express';
-import nunjucks from 'nunjucks';
 import type { EmployerWithMembers } from '../accounts/account-service.js';
 import type { EmployerMembership } from '../accounts/account-store.js';
 import type { MembershipRole } from '../db/rows.js';
-import { VIEWS_DIR } from '../oauth/authorize/pages.js';
-import { CSRF_FIELD } from '../sessions/csrf.js';
-import type { FormProblem, Viewer } from './pages.js';
-import { CONSOLE_PATHS, CONSOLE_PREFIX } from './paths.js';
+import { problemContext, renderConsolePage, type FormProblem, type Viewer } from './pages.js';
+import { CONSOLE_PREFIX } from './paths.js';
 
 /** Where the employer pages live. */
 export const EMPLOYER_PATHS = {
@@ -31,11 +28,6 @@ export interface AddMemberValues {
  * Same template settings as the other console pages: autoescaped, undefined values refused.
  */
 export class EmployerPages {
-  private readonly env = new nunjucks.Environment(new nunjucks.FileSystemLoader(VIEWS_DIR), {
-    autoescape: true,
-    throwOnUndefined: true,
-  });
-
   list(
     res: Response,
     viewer: Viewer,
@@ -96,20 +88,8 @@ export class EmployerPages {
     viewer: Viewer,
     context: Record<string, unknown>,
   ): void {
-    const html = this.env.render(template, {
-      csrf_field: CSRF_FIELD,
-      csrf_token: viewer.csrfToken,
-      user_email: viewer.email,
-      sign_out_action: CONSOLE_PATHS.signOut,
-      home_href: CONSOLE_PATHS.dashboard,
-      ...context,
-    });
-    res.status(status).type('html').send(html);
+    renderConsolePage(res, status, template, viewer, context);
   }
-}
-
-function problemContext(problem: FormProblem | undefined) {
-  return { error: problem?.message ?? null, error_field: problem?.field ?? null };
 }
 
 function roleLabel(role: MembershipRole): string {

@@ -1,13 +1,12 @@
 import type { Response } from 'express';
-import nunjucks from 'nunjucks';
 import type { AppWithRedirectUris } from '../accounts/app-store.js';
 import { MAX_REDIRECT_URIS } from '../accounts/redirect-uris.js';
 import type { AppRow } from '../db/rows.js';
-import { VIEWS_DIR } from '../oauth/authorize/pages.js';
 import { MIN_PASSWORD_LENGTH } from '../security/passwords.js';
 import { CSRF_FIELD } from '../sessions/csrf.js';
 import { appTabs, grantChoices } from './app-tabs.js';
 import { CONSOLE_PATHS, appPaths } from './paths.js';
+import { pageTemplates } from '../http/views.js';
 
 /** Who is looking at a page: null before sign-in. */
 export interface Viewer {
@@ -34,11 +33,6 @@ export interface FormProblem {
  * the authorization pages do; every form carries its CSRF token.
  */
 export class ConsolePages {
-  private readonly env = new nunjucks.Environment(new nunjucks.FileSystemLoader(VIEWS_DIR), {
-    autoescape: true,
-    throwOnUndefined: true,
-  });
-
   signIn(
     res: Response,
     page: {
@@ -164,19 +158,31 @@ export class ConsolePages {
     viewer: Viewer | null,
     context: Record<string, unknown>,
   ): void {
-    const html = this.env.render(template, {
-      csrf_field: CSRF_FIELD,
-      csrf_token: viewer?.csrfToken ?? '',
-      user_email: viewer?.email ?? null,
-      sign_out_action: CONSOLE_PATHS.signOut,
-      home_href: CONSOLE_PATHS.dashboard,
-      ...context,
-    });
-    res.status(status).type('html').send(html);
+    renderConsolePage(res, status, template, viewer, context);
   }
 }
 
-function problemContext(problem: FormProblem | undefined) {
+/** Renders a console page inside its frame: who is signed in, sign-out form, CSRF token. */
+export function renderConsolePage(
+  res: Response,
+  status: number,
+  template: string,
+  viewer: Viewer | null,
+  context: Record<string, unknown>,
+): void {
+  const html = pageTemplates.render(template, {
+    csrf_field: CSRF_FIELD,
+    csrf_token: viewer?.csrfToken ?? '',
+    user_email: viewer?.email ?? null,
+    sign_out_action: CONSOLE_PATHS.signOut,
+    home_href: CONSOLE_PATHS.dashboard,
+    ...context,
+  });
+  res.status(status).type('html').send(html);
+}
+
+/** The error summary of a form that was refused, for the templates' error fields. */
+export function problemContext(problem: FormProblem | undefined) {
   return { error: problem?.message ?? null, error_field: problem?.field ?? null };
 }
 

@@ -1,7 +1,5 @@
 import type { Response } from 'express';
-import nunjucks from 'nunjucks';
 import type { LobbyView } from '../interviews/lifecycle/interview-lifecycle.js';
-import { VIEWS_DIR } from '../oauth/authorize/pages.js';
 import { CSRF_FIELD } from '../sessions/csrf.js';
 import {
   eventSummary,
@@ -11,6 +9,7 @@ import {
   type DecisionDraft,
   type Interviewer,
 } from './page-models.js';
+import { pageTemplates } from '../http/views.js';
 
 /** What every page with a form needs, and the problem to show above it, if any. */
 export interface FormPage {
@@ -27,11 +26,6 @@ export interface FormPage {
  * and none of them carries a script or a style attribute, so the site's CSP holds as is.
  */
 export class LobbyPages {
-  private readonly env = new nunjucks.Environment(new nunjucks.FileSystemLoader(VIEWS_DIR), {
-    autoescape: true,
-    throwOnUndefined: true,
-  });
-
   landing(res: Response, view: LobbyView): void {
     this.render(res, 200, 'landing.njk', landingModel(view));
   }
@@ -96,7 +90,7 @@ export class LobbyPages {
     template: string,
     context: Record<string, unknown>,
   ): void {
-    const html = this.env.render(template, context);
+    const html = pageTemplates.render(template, context);
     res.status(status).type('html').send(html);
   }
 }

@@ -1,32 +1,13 @@
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { Response } from 'express';
-import nunjucks from 'nunjucks';
 import type { EmployerRow } from '../../db/rows.js';
 import { CSRF_FIELD } from '../../sessions/csrf.js';
 import type { AuthorizationRequest } from './authorization-request.js';
 import { CONSENT_PATH, EMPLOYER_PATH, SIGN_IN_PATH, SIGN_OUT_PATH } from './redirects.js';
 import { describeScopes } from './scope-descriptions.js';
+import { pageTemplates } from '../../http/views.js';
 
 /** Name of the hidden field that carries the client's query from page to page. */
 export const REQUEST_FIELD = 'authorization_request';
-
-/** `views/` and `public/` at the repository root, seen from src/… (tsx) and dist/src/… (build). */
-export const VIEWS_DIR = repositoryDirectory('views');
-export const PUBLIC_DIR = repositoryDirectory('public');
-
-function repositoryDirectory(name: string): string {
-  const candidates = [
-    new URL(`../../../${name}/`, import.meta.url),
-    new URL(`../../../../${name}/`, import.meta.url),
-  ];
-  const found = candidates.find((candidate) => existsSync(candidate));
-  if (!found) {
-    const tried = candidates.map((candidate) => fileURLToPath(candidate));
-    throw new Error(`${name}/ not found; looked at ${tried.join(', ')}`);
-  }
-  return fileURLToPath(found);
-}
 
 interface FormContext {
   request: AuthorizationRequest;
@@ -38,11 +19,6 @@ interface FormContext {
  * undefined value, so a missing variable is a bug found in tests, not a blank on a page.
  */
 export class AuthorizePages {
-  private readonly env = new nunjucks.Environment(new nunjucks.FileSystemLoader(VIEWS_DIR), {
-    autoescape: true,
-    throwOnUndefined: true,
-  });
-
   signIn(
     res: Response,
     page: FormContext & { status?: number; email?: string; error?: string },
@@ -112,7 +88,7 @@ export class AuthorizePages {
     template: string,
     context: Record<string, unknown>,
   ): void {
-    const html = this.env.render(template, context);
+    const html = pageTemplates.render(template, context);
     res.status(status).type('html').send(html);
   }
 }

@@ -7,7 +7,8 @@ import { AuthorizationFlow } from './authorization-flow.js';
 import { checkAuthorizationRequest, type AuthorizationRequest } from './authorization-request.js';
 import type { AuthorizeDependencies } from './dependencies.js';
 import { htmlErrorPages } from './html-errors.js';
-import { AuthorizePages, PUBLIC_DIR, REQUEST_FIELD } from './pages.js';
+import { PUBLIC_DIR } from '../../http/views.js';
+import { AuthorizePages, REQUEST_FIELD } from './pages.js';
 import {
   AUTHORIZE_PATH,
   CONSENT_PATH,
