@@ -1,15 +1,9 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium } from '../support/browser.js';
-import { createTestDatabase, type TestDatabase } from '../support/databases.js';
+import { browserSession } from '../support/browser.js';
 import { basic, callApi } from '../support/oauth-fixtures.js';
-import { startTestService } from '../support/service.js';
 
 const PASSWORD = 'correct horse battery staple';
-const ARTIFACTS = fileURLToPath(new URL('../artifacts/', import.meta.url));
 
 /** An employer-scoped client-credentials token request, as a partner's server would send it. */
 function employerToken(baseUrl: string, clientId: string, secret: string, employer: string) {
@@ -20,32 +14,11 @@ function employerToken(baseUrl: string, clientId: string, secret: string, employ
 }
 
 describe('partner console journey in Chromium: employer, app, token, appinfo [sqlite]', function () {
-  let database: (TestDatabase & { dispose(): Promise<void> }) | undefined;
-  let service: Awaited<ReturnType<typeof startTestService>> | undefined;
-  let browser: Browser | undefined;
-  let page: Page;
-
-  before(async function () {
-    const launched = await launchChromium();
-    if (!launched) this.skip();
-    browser = launched;
-    mkdirSync(ARTIFACTS, { recursive: true });
-    database = await createTestDatabase('sqlite');
-    service = await startTestService(database);
-    page = await browser.newPage();
-  });
-  after(async () => {
-    await browser?.close();
-    await service?.stop();
-    await database?.dispose();
-  });
-
-  async function screenshot(name: string): Promise<void> {
-    await page.screenshot({ path: `${ARTIFACTS}journey-${name}.png`, fullPage: true });
-  }
+  const session = browserSession('journey');
 
   it('uses only what the pages show to get an employer token and read appinfo', async () => {
-    const base = service!.url;
+    const { page, screenshot } = session;
+    const base = session.url;
     const email = `journey-${randomBytes(4).toString('hex')}@example.com`;
 
     await page.goto(`${base}/console/sign-up`);

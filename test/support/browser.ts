@@ -1,5 +1,8 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { createTestDatabase } from './databases.js';
+import { startTestService } from './service.js';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
@@ -75,4 +78,46 @@ export async function completeAuthorization(
     await choose.click();
     return redirected;
   }
+}
+
+export const ARTIFACTS_DIR = fileURLToPath(new URL('../artifacts/', import.meta.url));
+
+export interface BrowserSession {
+  page: Page;
+  /** Base URL of the service the page talks to. */
+  url: string;
+  /** Saves a full-page screenshot to test/artifacts/<prefix>-<name>.png for reviewers. */
+  screenshot(name: string): Promise<void>;
+}
+
+/**
+ * Registers mocha hooks that start the real service on a fresh SQLite database and a Chromium
+ * page for it (skipping the suite when Chromium is missing), and tear both down afterwards.
+ */
+export function browserSession(artifactPrefix: string): BrowserSession {
+  let browser: Browser | null = null;
+  let database: Awaited<ReturnType<typeof createTestDatabase>> | undefined;
+  let service: Awaited<ReturnType<typeof startTestService>> | undefined;
+  const session = {
+    screenshot: (name: string) =>
+      session.page.screenshot({
+        path: `${ARTIFACTS_DIR}${artifactPrefix}-${name}.png`,
+        fullPage: true,
+      }) as Promise<unknown> as Promise<void>,
+  } as BrowserSession;
+  before(async function () {
+    browser = await launchChromium();
+    if (!browser) this.skip();
+    mkdirSync(ARTIFACTS_DIR, { recursive: true });
+    database = await createTestDatabase('sqlite');
+    service = await startTestService(database);
+    session.url = service.url;
+    session.page = await browser.newPage();
+  });
+  after(async () => {
+    await browser?.close();
+    await service?.stop();
+    await database?.dispose();
+  });
+  return session;
 }
