@@ -1,0 +1,49 @@
+import assert from 'node:assert/strict';
+import type { GraphQLResolveInfo } from 'graphql';
+import type { GraphQLContext } from '../../src/graphql/context.js';
+import { createInterviewLoaders } from '../../src/interviews/loaders.js';
+import type { InterviewReadStore } from '../../src/interviews/read-store.js';
+import { Query } from '../../src/interviews/resolvers/query.js';
+import { SecretBox } from '../../src/security/secret-box.js';
+import { silentLogger } from '../support/logger.js';
+
+describe('virtualInterviewEvents when the database fails', () => {
+  it('reports the failure instead of answering null, which would read as "not found"', async () => {
+    const failing = {
+      eventsByIds: async () => Promise.reject(new Error('connection refused')),
+    } as unknown as InterviewReadStore;
+    const context = {
+      requestId: 'r',
+      logger: silentLogger,
+      principal: {
+        kind: 'app',
+        appId: 'a',
+        clientId: 'c',
+        jti: 'j',
+        ownerUserId: 'u',
+        employerId: 'e',
+        scopes: [],
+      },
+      loaders: createInterviewLoaders(
+        failing,
+        new SecretBox('x'.repeat(32), 'lobby-tokens'),
+        'http://x',
+      ),
+    } as unknown as GraphQLContext;
+    const resolve = Query.virtualInterviewEvents as (
+      root: unknown,
+      args: { input: { ids: string[] } },
+      context: GraphQLContext,
+      info: GraphQLResolveInfo,
+    ) => Promise<unknown>;
+    await assert.rejects(
+      resolve(
+        {},
+        { input: { ids: ['00000000-0000-0000-0000-000000000001'] } },
+        context,
+        {} as GraphQLResolveInfo,
+      ),
+      /connection refused/,
+    );
+  });
+});
