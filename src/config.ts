@@ -93,6 +93,7 @@ const environmentSchema = z.object({
     )
     .optional(),
   SQLITE_PATH: z.string().min(1).default('./data/service.sqlite'),
+  SQLITE_SYNCHRONOUS: z.enum(['NORMAL', 'FULL']).default('NORMAL'),
   DATABASE_SCHEMA: z
     .string()
     .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier')
@@ -118,7 +119,12 @@ const environmentSchema = z.object({
 });
 
 export type DatabaseConfig =
-  | { client: 'sqlite'; filename: string }
+  | {
+      client: 'sqlite';
+      filename: string;
+      /** `NORMAL` (default) survives a killed process; `FULL` also an OS crash or power loss. */
+      synchronous?: 'NORMAL' | 'FULL';
+    }
   | { client: 'postgres'; connectionString: string; poolMax: number; searchPath?: string };
 
 export interface Config {
@@ -199,7 +205,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           poolMax: e.DATABASE_POOL_MAX,
           searchPath: e.DATABASE_SCHEMA,
         }
-      : { client: 'sqlite', filename: e.SQLITE_PATH },
+      : { client: 'sqlite', filename: e.SQLITE_PATH, synchronous: e.SQLITE_SYNCHRONOUS },
     keyEncryptionSecret: e.KEY_ENCRYPTION_SECRET,
     logLevel: e.LOG_LEVEL,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,

@@ -39,6 +39,7 @@ import { TokenStore } from './oauth/tokens/token-store.js';
 import { SigningKeyStore } from './oauth/signing-keys/signing-key-store.js';
 import { SigningKeys } from './oauth/signing-keys/signing-keys.js';
 import { resolveKeyEncryptionSecret } from './security/key-encryption-secret.js';
+import { RateLimitStore } from './security/rate-limit-store.js';
 import { RateLimiter } from './security/rate-limiter.js';
 import { SecretBox } from './security/secret-box.js';
 
@@ -66,7 +67,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const { config, logger } = options;
   const clock = options.clock ?? systemClock;
   const keyEncryptionSecret = resolveKeyEncryptionSecret(config, logger);
-  const db = openDatabase(config.database);
+  const db = openDatabase(config.database, logger);
   const signingKeys = new SigningKeys(
     new SigningKeyStore(db),
     new SecretBox(keyEncryptionSecret, 'signing-keys'),
@@ -86,6 +87,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const apps = new AppStore(db);
   const codes = new AuthorizationCodes(db, clock);
   const tokens = new TokenStore(db);
+  const rateLimits = new RateLimitStore(db);
   const verifier = new AccessTokenVerifier(
     signingKeys,
     tokens,
@@ -146,7 +148,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
         revocation: new TokenRevocation(tokens, verifier, audit, clock),
         introspection: new TokenIntrospection(tokens, verifier, clock, config.authUrl),
         clients: new ClientAuthenticator(apps),
-        limiter: new RateLimiter(db, 'token', config.rateLimits.token),
+        limiter: new RateLimiter(rateLimits, 'token', config.rateLimits.token, clock),
         bodyLimitBytes: config.bodyLimitBytes,
       }),
       accountInfoRouter(new AccountInfoService(accounts), verifier),
@@ -158,7 +160,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
         apps,
         codes,
         audit,
-        signInLimiter: new RateLimiter(db, 'sign-in', config.rateLimits.signIn),
+        signInLimiter: new RateLimiter(rateLimits, 'sign-in', config.rateLimits.signIn, clock),
         formSecret: keyEncryptionSecret,
       }),
       lobbyRouter({
@@ -166,7 +168,12 @@ export async function startService(options: StartOptions): Promise<RunningServic
         config,
         formSecret: keyEncryptionSecret,
         clock,
-        identifyLimiter: new RateLimiter(db, 'lobby-identify', config.rateLimits.signIn),
+        identifyLimiter: new RateLimiter(
+          rateLimits,
+          'lobby-identify',
+          config.rateLimits.signIn,
+          clock,
+        ),
       }),
       consoleRouter({
         config,

@@ -22,7 +22,7 @@ async function main(): Promise<number> {
         config.logLevel === 'info' ? 'warn' : config.logLevel,
         process.stderr,
       );
-      db = openDatabase(config.database);
+      db = openDatabase(config.database, logger);
       await migrateToLatest(db);
       return createCliServices(
         db,

@@ -8,6 +8,7 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
+import { RateLimitStore } from '../security/rate-limit-store.js';
 import { RateLimiter } from '../security/rate-limiter.js';
 import { CSRF_FIELD, CsrfTokens } from '../sessions/csrf.js';
 import { BrowserSessions } from '../sessions/sessions.js';
@@ -64,16 +65,27 @@ export function consoleRouter(deps: ConsoleDependencies): Router {
     deps.audit,
     new SecretBox(deps.formSecret, CLIENT_SECRET_PURPOSE),
   );
-  const revealLimiter = new RateLimiter(deps.db, 'secret-reveal', config.rateLimits.signIn);
+  const limits = new RateLimitStore(deps.db);
+  const revealLimiter = new RateLimiter(
+    limits,
+    'secret-reveal',
+    config.rateLimits.signIn,
+    deps.clock,
+  );
   const signIn = new SignIn({
     db: deps.db,
     accounts: deps.accounts,
     sessions,
     // The key prefix and key format of the authorization pages: one budget for both forms.
-    limiter: new RateLimiter(deps.db, 'sign-in', config.rateLimits.signIn),
+    limiter: new RateLimiter(limits, 'sign-in', config.rateLimits.signIn, deps.clock),
     audit: deps.audit,
   });
-  const signUpLimiter = new RateLimiter(deps.db, 'console-sign-up', config.rateLimits.signIn);
+  const signUpLimiter = new RateLimiter(
+    limits,
+    'console-sign-up',
+    config.rateLimits.signIn,
+    deps.clock,
+  );
   const signUpOpen = config.consoleSignUp === 'open';
   const flash = new SecretFlash(
     deps.db,

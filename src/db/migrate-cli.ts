@@ -1,11 +1,12 @@
 import { loadConfig } from '../config.js';
+import { createLogger } from '../logging.js';
 import { openDatabase } from './database.js';
 import { migrateToLatest, rollbackAll } from './migrate.js';
 
 /** `npm run migrate` applies pending migrations; `npm run migrate -- --down` reverts them all. */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const db = openDatabase(config.database);
+  const db = openDatabase(config.database, createLogger(config.logLevel));
   try {
     const down = process.argv.includes('--down');
     const names = down ? await rollbackAll(db) : await migrateToLatest(db);

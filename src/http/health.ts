@@ -1,11 +1,12 @@
 import { Router } from 'express';
-import { pingDatabase, type Database } from '../db/database.js';
+import { checkWritable, type Database } from '../db/database.js';
 
 const READINESS_TIMEOUT_MS = 2000;
 
 /**
- * Liveness (`/healthz`: the process answers) and readiness (`/readyz`: the database answers and
- * the process is not shutting down, so a load balancer stops sending it work).
+ * Liveness (`/healthz`: the process answers) and readiness (`/readyz`: a write transaction
+ * begins and commits, and the process is not shutting down, so a load balancer or supervisor
+ * stops sending it work when it could only answer reads).
  */
 export function healthRouter(db: Database, isShuttingDown: () => boolean): Router {
   const router = Router();
@@ -20,7 +21,7 @@ export function healthRouter(db: Database, isShuttingDown: () => boolean): Route
       return;
     }
     try {
-      await withTimeout(pingDatabase(db), READINESS_TIMEOUT_MS);
+      await withTimeout(checkWritable(db, Date.now()), READINESS_TIMEOUT_MS);
       res.json({ status: 'ready', checks: { database: 'ok' } });
     } catch (error) {
       req.log.warn({ err: error }, 'readiness check failed');

@@ -1,61 +1,58 @@
-import { RateLimiterPostgres, RateLimiterRes, RateLimiterSQLite } from 'rate-limiter-flexible';
+import { createHash } from 'node:crypto';
+import type { Clock } from '../clock.js';
 import type { RateLimit } from '../config.js';
-import { isPostgres, type Database } from '../db/database.js';
+import type { RateLimitStore } from './rate-limit-store.js';
 
 export type RateLimitDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
+/** Ended windows are deleted by roughly one count in this many, so the table stays small. */
+const PURGE_EVERY = 1000;
+
 /**
- * A fixed-window limiter whose counters live in the service's database (rate_limit_counters),
- * so the limit holds across every process that shares it.
+ * A fixed-window limiter: at most `limit.max` attempts per key in each window of
+ * `limit.windowSeconds`. Counters live in the database, so the limit holds across every process
+ * that shares it. Keys are hashed: whatever a client sends, a stored key is short and bounded.
  */
 export class RateLimiter {
-  private readonly limiter: RateLimiterPostgres | RateLimiterSQLite;
+  private readonly windowMs: number;
+  private counts = 0;
 
-  constructor(db: Database, name: string, limit: RateLimit) {
-    const options = {
-      storeClient: db,
-      storeType: 'knex',
-      tableName: 'rate_limit_counters',
-      tableCreated: true,
-      keyPrefix: name,
-      points: limit.max,
-      duration: limit.windowSeconds,
-    };
-    this.limiter = isPostgres(db)
-      ? new RateLimiterPostgres(options)
-      : new RateLimiterSQLite(options);
+  constructor(
+    private readonly store: RateLimitStore,
+    private readonly name: string,
+    private readonly limit: RateLimit,
+    private readonly clock: Clock,
+  ) {
+    this.windowMs = limit.windowSeconds * 1000;
   }
 
   /** Counts one attempt against `key` and says whether it is still within the limit. */
   async consume(key: string): Promise<RateLimitDecision> {
-    try {
-      await this.limiter.consume(key);
-      return { allowed: true };
-    } catch (outcome) {
-      if (outcome instanceof RateLimiterRes) {
-        return {
-          allowed: false,
-          retryAfterSeconds: Math.max(1, Math.ceil(outcome.msBeforeNext / 1000)),
-        };
-      }
-      throw outcome;
-    }
+    const now = this.clock.now();
+    const window = await this.store.hit(this.storedKey(key), now, this.windowMs);
+    if (++this.counts % PURGE_EVERY === 0) await this.store.purgeEnded(now);
+    return window.hits > this.limit.max ? this.refusal(window.resetsAt, now) : { allowed: true };
   }
 
   /** Whether `key` has already used up its attempts, without counting a new one. */
   async isBlocked(key: string): Promise<RateLimitDecision> {
-    const state = await this.limiter.get(key);
-    if (state && state.consumedPoints >= this.limiter.points) {
-      return {
-        allowed: false,
-        retryAfterSeconds: Math.max(1, Math.ceil(state.msBeforeNext / 1000)),
-      };
-    }
-    return { allowed: true };
+    const now = this.clock.now();
+    const window = await this.store.current(this.storedKey(key), now);
+    return window && window.hits >= this.limit.max
+      ? this.refusal(window.resetsAt, now)
+      : { allowed: true };
   }
 
   /** Forgets `key`'s attempts, for example after a successful sign-in. */
   async reset(key: string): Promise<void> {
-    await this.limiter.delete(key);
+    await this.store.forget(this.storedKey(key));
+  }
+
+  private storedKey(key: string): string {
+    return `${this.name}:${createHash('sha256').update(key).digest('base64url')}`;
+  }
+
+  private refusal(resetsAt: number, now: number): RateLimitDecision {
+    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((resetsAt - now) / 1000)) };
   }
 }

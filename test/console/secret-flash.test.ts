@@ -5,6 +5,7 @@ import { SecretFlash } from '../../src/console/secret-flash.js';
 import { openDatabase } from '../../src/db/database.js';
 import { SecretBox } from '../../src/security/secret-box.js';
 import { describeEachDialect } from '../support/databases.js';
+import { silentLogger } from '../support/logger.js';
 import { insertTenant } from '../support/interview-fixtures.js';
 
 describeEachDialect('one-time secret display', (database) => {
@@ -33,7 +34,7 @@ describeEachDialect('one-time secret display', (database) => {
     assert.ok(!JSON.stringify(row).includes('the-secret'), 'sealed at rest');
 
     // Another process: its own connection pool, the same database.
-    const other = openDatabase(config);
+    const other = openDatabase(config, silentLogger);
     try {
       assert.equal(
         await new SecretFlash(other, box, clock).take(sessionIdHash, 'client-a'),

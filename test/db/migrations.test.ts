@@ -18,7 +18,8 @@ const TABLES = [
   'access_tokens',
   'consents',
   'browser_sessions',
-  'rate_limit_counters',
+  'rate_limit_windows',
+  'service_probes',
   'audit_events',
   'interview_events',
   'interviewers',
@@ -51,6 +52,7 @@ describeEachDialect(
         '0005_secret_reveals',
         '0006_app_details',
         '0007_client_secret_sealed',
+        '0008_rate_limit_windows',
       ]);
       assert.deepEqual(await existingTables(db), TABLES);
       assert.deepEqual(await pendingMigrations(db), []);
@@ -58,6 +60,7 @@ describeEachDialect(
 
       const reverted = await rollbackAll(db);
       assert.deepEqual(reverted, [
+        '0008_rate_limit_windows',
         '0007_client_secret_sealed',
         '0006_app_details',
         '0005_secret_reveals',

@@ -13,6 +13,7 @@ import { SecretBox } from '../../src/security/secret-box.js';
 import { describeEachDialect } from '../support/databases.js';
 import { postGraphQL } from '../support/graphql-client.js';
 import { insertTenant } from '../support/interview-fixtures.js';
+import { silentLogger } from '../support/logger.js';
 import { startTestService, TEST_KEY_ENCRYPTION_SECRET } from '../support/service.js';
 
 const MINUTE = 60_000;
@@ -435,7 +436,7 @@ describeEachDialect('interview lifecycle service', (database) => {
   });
 
   it('lets exactly one of many simultaneous admits through, from two processes', async () => {
-    const second = openDatabase(database().config);
+    const second = openDatabase(database().config, silentLogger);
     try {
       const elsewhere = new InterviewLifecycleService(
         second,

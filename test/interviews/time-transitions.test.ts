@@ -324,7 +324,10 @@ describeEachDialect('time-driven transitions', (database) => {
 
   it('applies each transition exactly once when two processes sweep at the same time', async function () {
     this.timeout(120_000);
-    const workers = [openDatabase(database().config), openDatabase(database().config)];
+    const workers = [
+      openDatabase(database().config, silentLogger),
+      openDatabase(database().config, silentLogger),
+    ];
     try {
       const sweepers = workers.map((db) => new InterviewSweeper(db, ARCHIVE_AFTER));
       let endAt = clock.now() + MINUTE;

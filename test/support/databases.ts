@@ -6,6 +6,7 @@ import knex from 'knex';
 import type { DatabaseConfig } from '../../src/config.js';
 import { openDatabase, type Database } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
+import { silentLogger } from './logger.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -51,7 +52,7 @@ export async function createTestDatabase(
     const directory = mkdtempSync(join(tmpdir(), 'hpa-test-'));
     const filename = join(directory, 'service.sqlite');
     const config: DatabaseConfig = { client: 'sqlite', filename };
-    const db = openDatabase(config);
+    const db = openDatabase(config, silentLogger);
     if (options.migrate !== false) await migrateToLatest(db);
     return {
       dialect,
@@ -74,7 +75,7 @@ export async function createTestDatabase(
     poolMax: 5,
     searchPath: schema,
   };
-  const db = openDatabase(config);
+  const db = openDatabase(config, silentLogger);
   if (options.migrate !== false) await migrateToLatest(db);
   return {
     dialect,

@@ -6,6 +6,7 @@ import * as interviews from './0004_interviews.js';
 import * as secretReveals from './0005_secret_reveals.js';
 import * as appDetails from './0006_app_details.js';
 import * as clientSecretSealed from './0007_client_secret_sealed.js';
+import * as rateLimitWindows from './0008_rate_limit_windows.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -25,6 +26,7 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migration]> =
   ['0005_secret_reveals', secretReveals],
   ['0006_app_details', appDetails],
   ['0007_client_secret_sealed', clientSecretSealed],
+  ['0008_rate_limit_windows', rateLimitWindows],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
