@@ -146,11 +146,11 @@ export interface BrowserSessionRow {
   expires_at: EpochMs;
 }
 
-/** Owned by rate-limiter-flexible: points consumed in the window that ends at `expire`. */
-export interface RateLimitCounterRow {
+/** Attempts counted under one hashed key in the window that ends at `resets_at`. */
+export interface RateLimitWindowRow {
   key: string;
-  points: number;
-  expire: EpochMs | null;
+  hits: number;
+  resets_at: EpochMs;
 }
 
 export interface AuditEventRow {

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { RateLimitWindowRow } from '../db/rows.js';
 
 export interface RateLimitWindow {
   hits: number;
@@ -17,7 +18,7 @@ export class RateLimitStore {
 
   async hit(key: string, now: number, windowMs: number): Promise<RateLimitWindow> {
     const ended = `${TABLE}.resets_at <= ?`;
-    const rows: Array<{ hits: number; resets_at: number | string }> = await this.db(TABLE)
+    const rows: Array<Pick<RateLimitWindowRow, 'hits' | 'resets_at'>> = await this.db(TABLE)
       .insert({ key, hits: 1, resets_at: now + windowMs })
       .onConflict('key')
       .merge({
@@ -38,7 +39,7 @@ export class RateLimitStore {
     const row = await this.db(TABLE)
       .where({ key })
       .andWhere('resets_at', '>', now)
-      .first<{ hits: number; resets_at: number } | undefined>('hits', 'resets_at');
+      .first<Pick<RateLimitWindowRow, 'hits' | 'resets_at'> | undefined>('hits', 'resets_at');
     return row && { hits: row.hits, resetsAt: Number(row.resets_at) };
   }
 
