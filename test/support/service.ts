@@ -6,7 +6,8 @@ import { startService, type RunningService } from '../../src/server.js';
 import type { TestDatabase } from './databases.js';
 import { silentLogger } from './logger.js';
 
-function freePort(): Promise<number> {
+/** A TCP port nobody listens on right now. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);
