@@ -179,9 +179,10 @@ export interface paths {
         /**
          * Publish the token signing keys
          * @description The public halves of every signing key that is not retired: EC P-256 keys verify access tokens
-         *     (ES256) and RSA keys verify ID tokens (RS256). After a rotation the previous key stays listed
-         *     until every token it signed has expired, so clients should select keys by `kid` and refetch the
-         *     set when they meet an unknown one.
+         *     (ES256) and RSA keys verify ID tokens (RS256). A rotated key is listed a while before it signs
+         *     (`SIGNING_KEY_ACTIVATION_DELAY_SECONDS`, two minutes by default), longer than clients wait
+         *     between two fetches of the set; the previous key stays listed until every token it signed has
+         *     expired. Clients should select keys by `kid` and refetch the set when they meet an unknown one.
          */
         get: operations["getJsonWebKeySet"];
         put?: never;
@@ -227,6 +228,27 @@ export interface paths {
          *     `/.well-known/openid-configuration`.
          */
         get: operations["getAuthorizationServerMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/oauth-protected-resource": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OAuth 2.0 protected resource metadata
+         * @description RFC 9728 metadata of the API host. `resource` is its resource identifier (`API_URL`), which
+         *     every access token names in its `aud` claim; `authorization_servers` lists the issuer.
+         */
+        get: operations["getProtectedResourceMetadata"];
         put?: never;
         post?: never;
         delete?: never;
@@ -476,7 +498,7 @@ export interface components {
             nbf?: number;
             /** @description `user:<user id>` for user tokens, `app:<client_id>` for client credentials tokens. */
             sub: string;
-            /** @description Intended audience, when the token has one. */
+            /** @description Intended audience of an access token, the API's resource identifier (`API_URL`). */
             aud?: string | string[];
             /** @description The issuer. */
             iss: string;
@@ -602,6 +624,24 @@ export interface components {
              * @constant
              */
             request_uri_parameter_supported: false;
+        };
+        /**
+         * @description Protected resource metadata (RFC 9728) of the API host. No `jwks_uri`: the resource signs
+         *     nothing itself; token signing keys are in the authorization server's `jwks_uri`.
+         */
+        ProtectedResourceMetadata: {
+            /**
+             * Format: uri
+             * @description Equal to `API_URL` and to the `aud` claim of every access token.
+             */
+            resource: string;
+            /** @description The issuer (`AUTH_URL`). */
+            authorization_servers: string[];
+            /** @description Scopes that grant access to this resource. */
+            scopes_supported: ("employer_access" | "interviews.schedule")[];
+            /** @description Access tokens go in the `Authorization` header only. */
+            bearer_methods_supported: "header"[];
+            resource_name?: string;
         };
         /** @description Client authentication methods accepted at an endpoint. */
         ClientAuthMethods: ("client_secret_basic" | "client_secret_post" | "none")[];
@@ -1197,6 +1237,28 @@ export interface operations {
         requestBody?: never;
         responses: {
             200: components["responses"]["ServerMetadata"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getProtectedResourceMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The protected resource metadata. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProtectedResourceMetadata"];
+                };
+            };
             500: components["responses"]["InternalError"];
         };
     };

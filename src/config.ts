@@ -76,6 +76,25 @@ const consoleVariables = {
 };
 
 // ---------------------------------------------------------------------------------------------
+// Signing key rotation (DESIGN §3).
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * A rotated key is published this long before it signs, so that no client meets its `kid`
+ * before it could fetch it. A JWKS answer may be 30 s stale (each process rereads the keys every
+ * 30 s), a cache may keep that answer 30 s more (its Cache-Control), and jose and openid-client
+ * refetch at most every 30 s; the remaining 30 s are margin for clock skew between processes.
+ */
+export const DEFAULT_SIGNING_KEY_ACTIVATION_DELAY_SECONDS = 120;
+
+const signingKeyVariables = {
+  // A day at most: a value meant as milliseconds would otherwise postpone a rotation by days.
+  SIGNING_KEY_ACTIVATION_DELAY_SECONDS: nonNegativeInt
+    .max(24 * 60 * 60)
+    .default(DEFAULT_SIGNING_KEY_ACTIVATION_DELAY_SECONDS),
+};
+
+// ---------------------------------------------------------------------------------------------
 
 const environmentSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -116,6 +135,7 @@ const environmentSchema = z.object({
   ...graphqlLimitVariables,
   ...sweeperVariables,
   ...consoleVariables,
+  ...signingKeyVariables,
 });
 
 export type DatabaseConfig =
@@ -159,6 +179,8 @@ export interface Config {
   graphql: GraphQLLimits;
   /** Whether anyone may create an account on the partner console's sign-up page. */
   consoleSignUp: ConsoleSignUp;
+  /** How long a rotated signing key is published before it signs. */
+  signingKeyActivationDelayMs: number;
 }
 
 export interface RateLimit {
@@ -226,6 +248,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       documentCacheSize: e.GRAPHQL_DOCUMENT_CACHE_SIZE,
     },
     consoleSignUp: e.CONSOLE_SIGN_UP,
+    signingKeyActivationDelayMs: e.SIGNING_KEY_ACTIVATION_DELAY_SECONDS * 1000,
   };
 }
 

@@ -73,6 +73,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
     new SecretBox(keyEncryptionSecret, 'signing-keys'),
     clock,
     logger,
+    config.signingKeyActivationDelayMs,
   );
   try {
     const applied = await migrateToLatest(db);
@@ -93,12 +94,13 @@ export async function startService(options: StartOptions): Promise<RunningServic
     tokens,
     clock,
     config.authUrl,
+    config.apiUrl,
     config.tokenVerificationCacheMs,
   );
   const tokenService = new TokenService({
     tokens,
     codes,
-    signer: new TokenSigner(signingKeys, clock, config.authUrl),
+    signer: new TokenSigner(signingKeys, clock, config.authUrl, config.apiUrl),
     verifier,
     accounts,
     audit,

@@ -11,6 +11,14 @@ describe('configuration', () => {
     assert.deepEqual(config.database, { client: 'sqlite', filename: './data/service.sqlite' });
     assert.equal(config.logLevel, 'info');
     assert.equal(config.archiveAfterDays, 30);
+    assert.equal(config.signingKeyActivationDelayMs, 120_000);
+  });
+
+  it('reads the signing key activation delay in seconds, zero allowed', () => {
+    const delay = (value: string) =>
+      loadConfig({ SIGNING_KEY_ACTIVATION_DELAY_SECONDS: value }).signingKeyActivationDelayMs;
+    assert.equal(delay('300'), 300_000);
+    assert.equal(delay('0'), 0);
   });
 
   it('uses PostgreSQL when DATABASE_URL is set, and strips trailing slashes from URLs', () => {
@@ -43,6 +51,9 @@ describe('configuration', () => {
     [{ PUBLIC_URL: 'ftp://files.example.com' }, /PUBLIC_URL: must be an absolute http\(s\) URL/],
     [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL: must start with postgres:\/\//],
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL: /],
+    [{ SIGNING_KEY_ACTIVATION_DELAY_SECONDS: '-1' }, /SIGNING_KEY_ACTIVATION_DELAY_SECONDS: /],
+    [{ SIGNING_KEY_ACTIVATION_DELAY_SECONDS: '120000' }, /SIGNING_KEY_ACTIVATION_DELAY_SECONDS: /],
+    [{ SIGNING_KEY_ACTIVATION_DELAY_SECONDS: '2m' }, /SIGNING_KEY_ACTIVATION_DELAY_SECONDS: /],
     [
       { KEY_ENCRYPTION_SECRET: 'short' },
       /KEY_ENCRYPTION_SECRET: must be at least 32 characters \(got 5 characters\)/,

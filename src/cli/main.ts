@@ -31,6 +31,7 @@ async function main(): Promise<number> {
         systemClock,
         config.archiveAfterDays,
         { authUrl: config.authUrl, apiUrl: config.apiUrl },
+        config.signingKeyActivationDelayMs,
       );
     });
   } finally {

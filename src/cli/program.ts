@@ -1,6 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { DomainError } from '../errors.js';
 import { createDemoAccount, describeDemo } from './demo.js';
+import { KEY_GRACE_PERIOD_MS, type KeyStatus } from '../oauth/signing-keys/signing-keys.js';
 import type { CliIo } from './output.js';
 import { printResult } from './output.js';
 import type { CliServices } from './services.js';
@@ -130,29 +131,37 @@ export function buildProgram(io: CliIo, services: () => Promise<CliServices>): C
   const keys = program.command('keys').description('token signing keys');
   keys
     .command('rotate')
-    .description('add new signing keys; old keys keep verifying until their tokens expire')
-    .action(async () => {
+    .description(
+      'add new signing keys, published now and signing after SIGNING_KEY_ACTIVATION_DELAY_SECONDS; ' +
+        'old keys keep verifying until their tokens expire',
+    )
+    .option(
+      '--immediately',
+      'sign with the new keys at once (a compromised key); clients holding an older copy of ' +
+        'the JWKS may reject new tokens for up to 30 s',
+    )
+    .action(async (options: { immediately?: boolean }) => {
       const { signingKeys, audit } = await services();
       await signingKeys.ensureActiveKeys();
-      const rotated = await signingKeys.rotate();
-      await audit.record({ type: 'signing_key.rotated', details: { keys: rotated } });
-      printResult(io, json(), { rotated }, () =>
-        rotated.map(
+      const immediate = Boolean(options.immediately);
+      const rotated = await signingKeys.rotate({ immediately: immediate });
+      await audit.record({ type: 'signing_key.rotated', details: { keys: rotated, immediate } });
+      printResult(io, json(), { rotated, immediate }, () => [
+        ...rotated.map(
           (key) =>
             `Rotated ${key.alg}: new kid ${key.kid}${key.replaced ? ` (replaces ${key.replaced})` : ''}`,
         ),
-      );
+        ...describeActivation(rotated[0]!.activates_at, immediate),
+      ]);
     });
   keys
     .command('list')
-    .description('list the published signing keys (public halves only)')
+    .description('list the published signing keys (public halves only) and when each signs')
     .action(async () => {
       const { signingKeys } = await services();
       await signingKeys.ensureActiveKeys();
-      const { keys: published } = await signingKeys.jwks();
-      printResult(io, json(), { keys: published }, () =>
-        published.map((key) => `${key.alg}  ${key.kid}`),
-      );
+      const published = await signingKeys.list();
+      printResult(io, json(), { keys: published }, () => published.map(describeKey));
     });
 
   const interviews = program.command('interviews').description('virtual interview events');
@@ -182,6 +191,36 @@ export function buildProgram(io: CliIo, services: () => Promise<CliServices>): C
     });
 
   return program;
+}
+
+function describeActivation(activatesAt: number, immediate: boolean): string[] {
+  const retirement = `The previous keys stay published, verifying the tokens they signed, until ${iso(activatesAt + KEY_GRACE_PERIOD_MS)}.`;
+  if (immediate) {
+    return [
+      'The new keys sign now. Clients holding a copy of the JWKS from before this rotation may',
+      'reject new tokens until they refetch it (jose and openid-client wait up to 30 s);',
+      'other service processes switch to the new keys within 30 s.',
+      retirement,
+    ];
+  }
+  return [
+    `The new keys are published now and start signing at ${iso(activatesAt)};`,
+    'until then the previous keys sign.',
+    retirement,
+  ];
+}
+
+function describeKey(key: KeyStatus): string {
+  const when = {
+    pending: `pending, starts signing at ${iso(key.activates_at)}`,
+    active: `active since ${iso(key.activates_at)}${key.superseded_at ? `, until ${iso(key.superseded_at)}` : ''}`,
+    superseded: `superseded at ${iso(key.superseded_at!)}, leaves the JWKS at ${iso(key.retires_at!)}`,
+  }[key.state];
+  return `${key.alg}  ${key.kid}  ${when}`;
+}
+
+function iso(epochMs: number): string {
+  return new Date(epochMs).toISOString();
 }
 
 function plural(count: number, noun: string): string {

@@ -5,7 +5,10 @@ import { AppService, CLIENT_SECRET_PURPOSE } from '../accounts/app-service.js';
 import { AppStore } from '../accounts/app-store.js';
 import { AuditLog } from '../audit/audit-log.js';
 import { systemClock, type Clock } from '../clock.js';
-import { DEFAULT_ARCHIVE_AFTER_DAYS } from '../config.js';
+import {
+  DEFAULT_ARCHIVE_AFTER_DAYS,
+  DEFAULT_SIGNING_KEY_ACTIVATION_DELAY_SECONDS,
+} from '../config.js';
 import type { Database } from '../db/database.js';
 import { archiveDelayMs } from '../interviews/lifecycle/settle.js';
 import { InterviewSweeper, type SweepCounts } from '../interviews/lifecycle/sweeper.js';
@@ -33,6 +36,7 @@ export function createCliServices(
   clock: Clock = systemClock,
   archiveAfterDays = DEFAULT_ARCHIVE_AFTER_DAYS,
   urls: ServiceUrls = { authUrl: 'http://localhost:3000', apiUrl: 'http://localhost:3000' },
+  signingKeyActivationDelayMs = DEFAULT_SIGNING_KEY_ACTIVATION_DELAY_SECONDS * 1000,
 ): CliServices {
   const accountStore = new AccountStore(db);
   const sweeper = new InterviewSweeper(db, archiveDelayMs(archiveAfterDays));
@@ -50,6 +54,7 @@ export function createCliServices(
       new SecretBox(keyEncryptionSecret, 'signing-keys'),
       clock,
       logger,
+      signingKeyActivationDelayMs,
     ),
     audit: new AuditLog(db, clock, logger),
     urls,

@@ -131,7 +131,9 @@ export interface SigningKeyRow {
   /** Private key (PKCS#8) encrypted with KEY_ENCRYPTION_SECRET; never logged. */
   private_key_encrypted: string;
   created_at: EpochMs;
-  /** Set when a newer key of the same algorithm takes over signing. */
+  /** From this instant the key signs; a rotated key is published for a while before. */
+  activates_at: EpochMs;
+  /** When a newer key of the same algorithm takes over signing (it may lie in the future). */
   superseded_at: EpochMs | null;
   /** After this instant no unexpired token can carry this key's signature; it leaves the JWKS. */
   retire_after: EpochMs | null;

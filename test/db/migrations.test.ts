@@ -53,6 +53,7 @@ describeEachDialect(
         '0006_app_details',
         '0007_client_secret_sealed',
         '0008_rate_limit_windows',
+        '0009_signing_key_activation',
       ]);
       assert.deepEqual(await existingTables(db), TABLES);
       assert.deepEqual(await pendingMigrations(db), []);
@@ -60,6 +61,7 @@ describeEachDialect(
 
       const reverted = await rollbackAll(db);
       assert.deepEqual(reverted, [
+        '0009_signing_key_activation',
         '0008_rate_limit_windows',
         '0007_client_secret_sealed',
         '0006_app_details',

@@ -97,12 +97,27 @@ describeEachDialect('token endpoint and protected resources', (database) => {
 
       const access = await jwtVerify(body.access_token, jwks, {
         issuer: service.config.authUrl,
+        audience: service.config.apiUrl,
         typ: 'at+jwt',
         currentDate: new Date(clock.now()),
       });
       assert.equal(access.protectedHeader.alg, 'ES256');
+      assert.deepEqual(Object.keys(access.payload).sort(), [
+        'app_account',
+        'aud',
+        'azp',
+        'client_id',
+        'exp',
+        'iat',
+        'iss',
+        'jti',
+        'scope',
+        'sub',
+      ]);
       assert.equal(access.payload.sub, `user:${tenant.user.id}`);
+      assert.equal(access.payload.aud, service.config.apiUrl);
       assert.equal(access.payload.azp, tenant.app.client_id);
+      assert.equal(access.payload.client_id, tenant.app.client_id);
       assert.equal(access.payload.app_account, tenant.user.id);
       assert.equal(access.payload.exp! - access.payload.iat!, 3600);
       assert.equal(access.payload.emp, undefined);
@@ -530,6 +545,7 @@ describeEachDialect('token endpoint and protected resources', (database) => {
       assert.equal(active.body.client_id, tenant.app.client_id);
       assert.equal(active.body.employer, tenant.employer.id);
       assert.equal(active.body.sub, `user:${tenant.user.id}`);
+      assert.equal(active.body.aud, service.config.apiUrl);
       const refresh = await introspect(issued.body.refresh_token);
       assert.equal(refresh.body.token_type, 'refresh_token');
       const foreign = await introspect(
@@ -559,16 +575,19 @@ describeEachDialect('token endpoint and protected resources', (database) => {
       assert.equal(code, 0, output);
       const rotated = JSON.parse(output).rotated;
       assert.equal(rotated.length, 2);
-      assert.ok(rotated.some((key: { replaced: string }) => key.replaced === oldKey.kid));
+      const newKey = rotated.find((key: { replaced: string }) => key.replaced === oldKey.kid);
+      assert.ok(newKey);
+      const activatesAt = Date.parse(newKey.activates_at);
+      assert.equal(activatesAt, clock.now() + 120_000, 'signs after the default delay');
 
-      clock.advance(31_000); // past the key cache, so the service sees the rotation
+      clock.advance(activatesAt - clock.now()); // the new key signs from here on
       assert.equal(
         (await userinfo(before.body.access_token)).status,
         200,
         'old token still verifies',
       );
       const after = await exchange();
-      assert.notEqual(decodeProtectedHeader(after.body.access_token).kid, oldKey.kid);
+      assert.equal(decodeProtectedHeader(after.body.access_token).kid, newKey.kid);
       let jwks = (await callApi(service.url, 'GET', '/.well-known/keys')).body;
       assert.ok(
         jwks.keys.some((key: { kid: string }) => key.kid === oldKey.kid),
@@ -590,11 +609,13 @@ describeEachDialect('token endpoint and protected resources', (database) => {
       const now = Math.floor(clock.now() / 1000);
       const forged = await new SignJWT({
         azp: tenant.app.client_id,
+        client_id: tenant.app.client_id,
         scope: 'email',
         app_account: tenant.user.id,
       })
         .setProtectedHeader({ alg: 'ES256', kid: row.kid, typ: 'at+jwt' })
         .setIssuer(service.config.authUrl)
+        .setAudience(service.config.apiUrl)
         .setSubject(`user:${tenant.user.id}`)
         .setJti(decodeJwtId(after.body.access_token))
         .setIssuedAt(now)

@@ -7,6 +7,7 @@ import * as secretReveals from './0005_secret_reveals.js';
 import * as appDetails from './0006_app_details.js';
 import * as clientSecretSealed from './0007_client_secret_sealed.js';
 import * as rateLimitWindows from './0008_rate_limit_windows.js';
+import * as signingKeyActivation from './0009_signing_key_activation.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -27,6 +28,7 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migration]> =
   ['0006_app_details', appDetails],
   ['0007_client_secret_sealed', clientSecretSealed],
   ['0008_rate_limit_windows', rateLimitWindows],
+  ['0009_signing_key_activation', signingKeyActivation],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,9 +1,10 @@
 import { Router, type Request, type Response } from 'express';
 import type { Config } from '../../config.js';
 import type { SigningKeys } from '../signing-keys/signing-keys.js';
+import { protectedResourceMetadata } from './resource-metadata.js';
 import { serverMetadata } from './server-metadata.js';
 
-/** Discovery documents and the JWKS on the authorization server. */
+/** Discovery documents and the JWKS of the authorization server; the API host's metadata. */
 export function discoveryRouter(config: Config, keys: SigningKeys): Router {
   const router = Router();
   const metadata = serverMetadata(config);
@@ -13,8 +14,13 @@ export function discoveryRouter(config: Config, keys: SigningKeys): Router {
   router.get('/.well-known/openid-configuration', sendMetadata);
   router.get('/.well-known/oauth-authorization-server', sendMetadata);
   router.get('/.well-known/keys', async (_req, res) => {
-    // Short: clients refetch after a rotation, and retired keys must drop out soon.
-    res.set('Cache-Control', 'public, max-age=60').json(await keys.jwks());
+    // Short: a rotated key must reach clients well within its activation delay (see
+    // DEFAULT_SIGNING_KEY_ACTIVATION_DELAY_SECONDS), and retired keys must drop out soon.
+    res.set('Cache-Control', 'public, max-age=30').json(await keys.jwks());
+  });
+  const resourceMetadata = protectedResourceMetadata(config);
+  router.get('/.well-known/oauth-protected-resource', (_req, res) => {
+    res.set('Cache-Control', 'public, max-age=300').json(resourceMetadata);
   });
   return router;
 }

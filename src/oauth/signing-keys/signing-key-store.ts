@@ -9,6 +9,16 @@ export class SigningKeyStore {
     return this.db.transaction((trx) => work(new SigningKeyStore(trx)));
   }
 
+  /**
+   * Makes concurrent rotations take turns, so that each one supersedes the key the previous one
+   * added. SQLite transactions already take turns (one writer); PostgreSQL needs the lock.
+   */
+  async lockForRotation(): Promise<void> {
+    if (this.db.client.config.client === 'pg') {
+      await this.db.raw('lock table signing_keys in share row exclusive mode');
+    }
+  }
+
   async insert(row: SigningKeyRow): Promise<void> {
     await this.db('signing_keys').insert(row);
   }
@@ -20,8 +30,8 @@ export class SigningKeyStore {
       .orderBy([{ column: 'created_at' }, { column: 'kid' }]);
   }
 
-  /** The key that signs new tokens of an algorithm: the newest one not superseded. */
-  findActive(alg: SigningAlg): Promise<SigningKeyRow | undefined> {
+  /** The newest key of an algorithm that no other key supersedes: signing now or pending. */
+  findNewest(alg: SigningAlg): Promise<SigningKeyRow | undefined> {
     return this.db('signing_keys')
       .where({ alg })
       .whereNull('superseded_at')
@@ -32,11 +42,14 @@ export class SigningKeyStore {
       .first();
   }
 
-  async supersede(kids: string[], at: number, retireAfter: number): Promise<void> {
-    if (!kids.length) return;
+  /**
+   * Ends the signing of every key of `alg` at `at` (keys already superseded earlier keep their
+   * dates), and schedules them to leave the JWKS at `retireAfter`.
+   */
+  async supersedeAll(alg: SigningAlg, at: number, retireAfter: number): Promise<void> {
     await this.db('signing_keys')
-      .whereIn('kid', kids)
-      .whereNull('superseded_at')
+      .where({ alg })
+      .where((query) => query.whereNull('superseded_at').orWhere('superseded_at', '>', at))
       .update({ superseded_at: at, retire_after: retireAfter });
   }
 }

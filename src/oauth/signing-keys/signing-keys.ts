@@ -23,8 +23,11 @@ export const SIGNING_ALGS: readonly SigningAlg[] = ['ES256', 'RS256'];
  */
 export const KEY_GRACE_PERIOD_MS = 60 * 60 * 1000 + 5 * 60 * 1000;
 
-/** How long the keys read from the database are reused before another look. */
-const CACHE_TTL_MS = 30_000;
+/**
+ * How long the keys read from the database are reused before another look: a rotation reaches
+ * every process's JWKS answer and signer within this time.
+ */
+export const KEY_CACHE_TTL_MS = 30_000;
 /** An unknown kid triggers a reload at most this often, so forged kids cannot flood the database. */
 const MISS_RELOAD_INTERVAL_MS = 2_000;
 
@@ -35,6 +38,27 @@ export interface Signer {
 }
 
 export type PublicJwk = JWK & { kid: string; alg: SigningAlg; use: 'sig' };
+
+/** Where a key is in its life: published before it signs, published after it stopped. */
+export type KeyState = 'pending' | 'active' | 'superseded';
+
+export interface KeyStatus {
+  kid: string;
+  alg: SigningAlg;
+  state: KeyState;
+  activates_at: number;
+  superseded_at: number | null;
+  /** When it leaves the JWKS and stops verifying; null while nothing supersedes it. */
+  retires_at: number | null;
+}
+
+export interface RotatedKey {
+  alg: SigningAlg;
+  kid: string;
+  /** The key it succeeds, which keeps signing until `activates_at`. */
+  replaced: string | null;
+  activates_at: number;
+}
 
 interface LoadedKey {
   row: SigningKeyRow;
@@ -52,18 +76,26 @@ export class SigningKeys {
   private cache: { loadedAt: number; keys: Map<string, LoadedKey> } | undefined;
   private lastMissReload = 0;
 
+  /**
+   * @param activationDelayMs how long a rotated key is published before it signs
+   *   (SIGNING_KEY_ACTIVATION_DELAY_SECONDS).
+   */
   constructor(
     private readonly store: SigningKeyStore,
     private readonly box: SecretBox,
     private readonly clock: Clock,
     private readonly logger: Logger,
+    private readonly activationDelayMs: number,
   ) {}
 
-  /** Creates a key for each algorithm that has none yet (first start of a fresh database). */
+  /**
+   * Creates a key for each algorithm that has none yet (first start of a fresh database). Such
+   * a key signs at once: no client can hold a JWKS of this server without it.
+   */
   async ensureActiveKeys(): Promise<void> {
     for (const alg of SIGNING_ALGS) {
-      if (!(await this.store.findActive(alg))) {
-        await this.store.insert(await this.newKey(alg));
+      if (!(await this.store.findNewest(alg))) {
+        await this.store.insert(await this.newKey(alg, this.clock.now()));
         this.logger.info({ alg }, 'created signing key');
       }
     }
@@ -71,32 +103,64 @@ export class SigningKeys {
   }
 
   /**
-   * Adds a new key for each algorithm and supersedes the previous ones. Old keys keep verifying
-   * (and stay published) until every token they signed has expired.
+   * Adds a new key for each algorithm, published now and signing after the activation delay;
+   * until then the previous keys keep signing. They keep verifying (and stay published) until
+   * every token they signed has expired.
+   *
+   * `immediately` (a compromised key) makes the new keys sign at once: a client whose copy of
+   * the JWKS predates the rotation may reject new tokens until its refetch cool-down (30 s in
+   * jose and openid-client) has passed. Other processes switch when they reread the keys.
    */
-  async rotate(): Promise<Array<{ alg: SigningAlg; kid: string; replaced: string | null }>> {
+  async rotate(options: { immediately?: boolean } = {}): Promise<RotatedKey[]> {
     const now = this.clock.now();
-    const fresh = await Promise.all(SIGNING_ALGS.map((alg) => this.newKey(alg, now)));
+    const activatesAt = options.immediately ? now : now + this.activationDelayMs;
+    const fresh = await Promise.all(SIGNING_ALGS.map((alg) => this.newKey(alg, now, activatesAt)));
     const result = await this.store.inTransaction(async (store) => {
-      const rotated = [];
+      await store.lockForRotation();
+      const rotated: RotatedKey[] = [];
       for (const row of fresh) {
-        const previous = await store.findActive(row.alg);
-        if (previous) await store.supersede([previous.kid], now, now + KEY_GRACE_PERIOD_MS);
+        const previous = await store.findNewest(row.alg);
+        await store.supersedeAll(row.alg, activatesAt, activatesAt + KEY_GRACE_PERIOD_MS);
         await store.insert(row);
-        rotated.push({ alg: row.alg, kid: row.kid, replaced: previous?.kid ?? null });
+        rotated.push({
+          alg: row.alg,
+          kid: row.kid,
+          replaced: previous?.kid ?? null,
+          activates_at: activatesAt,
+        });
       }
       return rotated;
     });
     this.cache = undefined;
+    this.logger.info({ keys: result }, 'rotated signing keys');
     return result;
   }
 
-  /** The key that signs new tokens of `alg`. */
+  /** Every published key with its state, read afresh from the database; oldest first per alg. */
+  async list(): Promise<Array<KeyStatus & { public_jwk: PublicJwk }>> {
+    const now = this.clock.now();
+    return [...(await this.load(true)).values()]
+      .map(({ row, publicJwk }) => ({
+        kid: row.kid,
+        alg: row.alg,
+        state: keyState(row, now),
+        activates_at: row.activates_at,
+        superseded_at: row.superseded_at,
+        retires_at: row.retire_after,
+        public_jwk: publicJwk,
+      }))
+      .sort((a, b) => a.alg.localeCompare(b.alg) || a.activates_at - b.activates_at);
+  }
+
+  /** The key that signs new tokens of `alg`: the newest one activated and not yet superseded. */
   async signer(alg: SigningAlg): Promise<Signer> {
     const keys = await this.load();
+    const now = this.clock.now();
     const active = [...keys.values()]
-      .filter((key) => key.row.alg === alg && key.row.superseded_at === null)
-      .sort((a, b) => b.row.created_at - a.row.created_at)[0];
+      .filter((key) => key.row.alg === alg && keyState(key.row, now) === 'active')
+      .sort(
+        (a, b) => b.row.activates_at - a.row.activates_at || b.row.created_at - a.row.created_at,
+      )[0];
     if (!active) throw new Error(`no active ${alg} signing key; run ensureActiveKeys first`);
     active.privateKey ??= await importPKCS8(this.box.open(active.row.private_key_encrypted), alg);
     return { kid: active.row.kid, alg, key: active.privateKey };
@@ -126,7 +190,8 @@ export class SigningKeys {
 
   private async load(force = false): Promise<Map<string, LoadedKey>> {
     const now = this.clock.now();
-    if (!force && this.cache && now - this.cache.loadedAt < CACHE_TTL_MS) return this.cache.keys;
+    if (!force && this.cache && now - this.cache.loadedAt < KEY_CACHE_TTL_MS)
+      return this.cache.keys;
     const rows = await this.store.listVerifiable(now);
     const keys = new Map<string, LoadedKey>();
     for (const row of rows) {
@@ -146,7 +211,7 @@ export class SigningKeys {
     return keys;
   }
 
-  private async newKey(alg: SigningAlg, now = this.clock.now()): Promise<SigningKeyRow> {
+  private async newKey(alg: SigningAlg, now: number, activatesAt = now): Promise<SigningKeyRow> {
     const { publicKey, privateKey } = await generateKeyPair(alg, {
       extractable: true,
       ...(alg === 'RS256' && { modulusLength: 2048 }),
@@ -160,8 +225,17 @@ export class SigningKeys {
       public_jwk: JSON.stringify(publicJwk),
       private_key_encrypted: this.box.seal(await exportPKCS8(privateKey)),
       created_at: now,
+      activates_at: activatesAt,
       superseded_at: null,
       retire_after: null,
     };
   }
+}
+
+/** A key superseded before its activation (by an immediate rotation) never signs. */
+function keyState(row: SigningKeyRow, now: number): KeyState {
+  if (row.superseded_at !== null && row.superseded_at <= Math.max(now, row.activates_at)) {
+    return 'superseded';
+  }
+  return row.activates_at > now ? 'pending' : 'active';
 }

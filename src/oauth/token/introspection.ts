@@ -47,6 +47,7 @@ export class TokenIntrospection {
       sub: payload.sub,
       iss: this.issuer,
       jti: record.jti,
+      ...(payload.aud !== undefined && { aud: payload.aud }),
       ...(record.employer_id && { employer: record.employer_id }),
     };
   }

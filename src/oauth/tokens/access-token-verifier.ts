@@ -9,6 +9,7 @@ import type { TokenStore } from './token-store.js';
 export interface AccessTokenPayload extends JWTPayload {
   sub: string;
   azp: string;
+  client_id?: string;
   scope: string;
   app_account: string;
   jti: string;
@@ -19,9 +20,9 @@ const MAX_CACHE_ENTRIES = 10_000;
 
 /**
  * Verifies bearer access tokens for every protected endpoint: ES256 signature by a key of ours
- * (by `kid`), issuer, expiry, type, and then the token's record — so a revoked token stops
- * working at once. Positive results may be reused for a short time; any revocation in this
- * process clears them immediately.
+ * (by `kid`), issuer, audience, expiry, type, and then the token's record — so a revoked token
+ * stops working at once. Positive results may be reused for a short time; any revocation in
+ * this process clears them immediately.
  */
 export class AccessTokenVerifier {
   private readonly cache = new Map<string, { principal: Principal; until: number }>();
@@ -31,6 +32,8 @@ export class AccessTokenVerifier {
     private readonly tokens: TokenStore,
     private readonly clock: Clock,
     private readonly issuer: string,
+    /** This API's resource identifier (API_URL), which the token's `aud` must name. */
+    private readonly audience: string,
     private readonly cacheMs: number,
   ) {}
 
@@ -72,7 +75,7 @@ export class AccessTokenVerifier {
     return principal;
   }
 
-  /** Checks signature, type, issuer and expiry; null for any malformed or foreign token. */
+  /** Checks signature, type, issuer, audience and expiry; null for any malformed or foreign token. */
   private async verifySignature(token: string): Promise<AccessTokenPayload | null> {
     try {
       const header = decodeProtectedHeader(token);
@@ -86,10 +89,22 @@ export class AccessTokenVerifier {
         currentDate: new Date(this.clock.now()),
         requiredClaims: ['jti', 'sub', 'exp', 'iat', 'azp'],
       });
-      return payload;
+      return this.isForThisApi(payload) ? payload : null;
     } catch {
       return null;
     }
+  }
+
+  /**
+   * Tokens signed before access tokens carried RFC 9068's `aud` and `client_id` have neither;
+   * they are accepted until they expire, so an upgrade (even a rolling one, where processes of
+   * the previous release still issue them) logs nobody out. Any token with an `aud` must name
+   * this API. Once every process runs this release for an hour, the allowance can go.
+   */
+  private isForThisApi(payload: AccessTokenPayload): boolean {
+    if (payload.aud === undefined) return payload.client_id === undefined;
+    const audiences = Array.isArray(payload.aud) ? payload.aud : [payload.aud];
+    return audiences.includes(this.audience);
   }
 
   /** The verified claims and record of an active access token, for introspection. */

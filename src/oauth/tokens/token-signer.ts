@@ -10,6 +10,7 @@ export const ACCESS_TOKEN_TYPE = 'at+jwt';
 export interface AccessTokenClaims {
   /** `user:<user id>` for the authorization code grant, `app:<client id>` for client credentials. */
   sub: string;
+  /** The client id; the token also carries it as RFC 9068's `client_id`. */
   azp: string;
   scope: string;
   app_account: string;
@@ -35,19 +36,25 @@ export interface SignedAccessToken {
 
 /** Signs access tokens (ES256) and ID tokens (RS256) with the current keys, `kid` in the header. */
 export class TokenSigner {
+  /**
+   * @param audience the API's resource identifier (API_URL), the `aud` of every access token
+   *   as RFC 9068 requires of an `at+jwt`.
+   */
   constructor(
     private readonly keys: SigningKeys,
     private readonly clock: Clock,
     private readonly issuer: string,
+    private readonly audience: string,
   ) {}
 
   async accessToken(claims: AccessTokenClaims): Promise<SignedAccessToken> {
     const signer = await this.keys.signer('ES256');
     const iat = Math.floor(this.clock.now() / 1000);
     const jti = randomUUID();
-    const token = await new SignJWT({ ...claims })
+    const token = await new SignJWT({ ...claims, client_id: claims.azp })
       .setProtectedHeader({ alg: signer.alg, kid: signer.kid, typ: ACCESS_TOKEN_TYPE })
       .setIssuer(this.issuer)
+      .setAudience(this.audience)
       .setIssuedAt(iat)
       .setExpirationTime(iat + ACCESS_TOKEN_TTL_SECONDS)
       .setJti(jti)
