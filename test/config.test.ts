@@ -8,7 +8,11 @@ describe('configuration', () => {
     assert.equal(config.authUrl, 'http://localhost:3000');
     assert.equal(config.apiUrl, 'http://localhost:3000');
     assert.equal(config.publicUrl, 'http://localhost:3000');
-    assert.deepEqual(config.database, { client: 'sqlite', filename: './data/service.sqlite' });
+    assert.deepEqual(config.database, {
+      client: 'sqlite',
+      filename: './data/service.sqlite',
+      synchronous: 'NORMAL',
+    });
     assert.equal(config.logLevel, 'info');
     assert.equal(config.archiveAfterDays, 30);
     assert.equal(config.signingKeyActivationDelayMs, 120_000);
@@ -72,6 +76,15 @@ describe('configuration', () => {
       );
     });
   }
+
+  it('takes SQLITE_SYNCHRONOUS=FULL for power-loss durability, and refuses other levels', () => {
+    assert.deepEqual(loadConfig({ SQLITE_SYNCHRONOUS: 'FULL' }).database, {
+      client: 'sqlite',
+      filename: './data/service.sqlite',
+      synchronous: 'FULL',
+    });
+    assert.throws(() => loadConfig({ SQLITE_SYNCHRONOUS: 'OFF' }), /SQLITE_SYNCHRONOUS/);
+  });
 
   it('names every bad variable at once and never echoes secrets', () => {
     assert.throws(
