@@ -1,5 +1,15 @@
 import { decodeJwt } from 'jose';
-import { REDIRECT_URI, basic, callApi, type Observed } from './oauth-fixtures.js';
+import { systemClock } from '../../src/clock.js';
+import type { Database } from '../../src/db/database.js';
+import { runConcurrently } from './concurrency.js';
+import {
+  REDIRECT_URI,
+  basic,
+  callApi,
+  issueCode,
+  type OAuthTenant,
+  type Observed,
+} from './oauth-fixtures.js';
 
 /** A confidential client as the token endpoint sees it. */
 export interface ClientCredentials {
@@ -62,4 +72,33 @@ export function jtiOf(accessToken: string): string {
   const { jti } = decodeJwt(accessToken);
   if (typeof jti !== 'string') throw new Error('access token without jti');
   return jti;
+}
+
+/**
+ * Refresh tokens of `count` separate sign-ins (one family each): codes are stored as the
+ * authorization endpoint would, then exchanged at the token endpoint.
+ */
+export async function refreshTokensOfSignIns(
+  db: Database,
+  tenant: OAuthTenant,
+  requests: TokenRequests,
+  count: number,
+): Promise<string[]> {
+  const outcomes = await runConcurrently(count, 8, async () => {
+    const code = await issueCode(db, systemClock, {
+      app_id: tenant.app.id,
+      user_id: tenant.user.id,
+    });
+    const exchanged = await requests.exchangeCode(code);
+    if (exchanged.status !== 200) {
+      throw new Error(
+        `code exchange answered ${exchanged.status}: ${JSON.stringify(exchanged.body)}`,
+      );
+    }
+    return exchanged.body.refresh_token as string;
+  });
+  return outcomes.map((outcome) => {
+    if (outcome.status === 'rejected') throw outcome.reason;
+    return outcome.value;
+  });
 }

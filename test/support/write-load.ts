@@ -1,0 +1,162 @@
+import { randomBytes } from 'node:crypto';
+import { ConsoleClient } from './console-client.js';
+import { InterviewRequests, mutatedEvent, type ReportedEvent } from './interview-requests.js';
+import { PASSWORD, type OAuthTenant } from './oauth-fixtures.js';
+import { TokenRequests } from './token-requests.js';
+import type { WriteLedger } from './write-ledger.js';
+
+let sequence = 0;
+
+/** An address nobody else in the run uses. */
+export function uniqueEmail(label: string): string {
+  sequence += 1;
+  return `${label}-${sequence}-${randomBytes(3).toString('hex')}@example.com`;
+}
+
+/**
+ * The writes a load sends, each as a client would (HTTP only), each recorded in the ledger:
+ * attempted before it is sent, acknowledged when the answer says it happened. An answer that
+ * says otherwise, or none at all (the process died), leaves it unacknowledged; the operation
+ * then returns false or undefined and never throws for that reason.
+ */
+export class WriteLoad {
+  /** Operations acknowledged, and operations that got no answer at all (the process died). */
+  readonly counts = { acknowledged: 0, unanswered: 0 };
+  private readonly tokens: TokenRequests;
+  private readonly api: InterviewRequests;
+
+  constructor(
+    private readonly url: string,
+    private readonly tenant: OAuthTenant,
+    private readonly ledger: WriteLedger,
+    /** An employer-scoped access token for the Interview API. */
+    employerToken: string,
+  ) {
+    this.tokens = new TokenRequests(url, tenant.app);
+    this.api = new InterviewRequests(url, employerToken);
+  }
+
+  issueToken(): Promise<boolean> {
+    return this.answered(async () => {
+      const issued = await this.tokens.clientCredentials(this.tenant.employer.id);
+      if (issued.status !== 200) return false;
+      this.ledger.accessTokens.push(issued.body.access_token);
+      return true;
+    });
+  }
+
+  /** Signs in on the partner console as the tenant's user; keeps the browser when it worked. */
+  signIn(): Promise<boolean> {
+    return this.answered(async () => {
+      const browser = new ConsoleClient(this.url);
+      const answer = await browser.submit('/console/sign-in', '/console/sign-in', {
+        email: this.tenant.user.email,
+        password: PASSWORD,
+      });
+      if (answer.status !== 303 || answer.headers.get('location') !== '/console') return false;
+      this.ledger.sessions.push(browser);
+      return true;
+    });
+  }
+
+  refresh(refreshToken: string): Promise<boolean> {
+    return this.answered(async () => {
+      const refreshed = await this.tokens.refresh(refreshToken);
+      if (refreshed.status !== 200) return false;
+      this.ledger.refreshTokens.push(refreshed.body.refresh_token);
+      this.ledger.accessTokens.push(refreshed.body.access_token);
+      return true;
+    });
+  }
+
+  /** Creates an event with `invited` interviewers besides the creator, and maybe an interviewee. */
+  createEvent(invited: number, withInterviewee: boolean): Promise<ReportedEvent | undefined> {
+    return this.answered(async () => {
+      const emails = Array.from({ length: invited }, () => uniqueEmail('interviewer'));
+      const event = mutatedEvent(
+        await this.api.create({
+          interviewers: emails,
+          ...(withInterviewee && {
+            interviewee: { name: 'Robin Applicant', email: uniqueEmail('interviewee') },
+          }),
+        }),
+      );
+      if (!event) return undefined;
+      this.ledger.eventCreated(event.id, [this.tenant.user.email, ...emails], withInterviewee);
+      return event;
+    }, undefined);
+  }
+
+  addInterviewers(eventId: string, count: number): Promise<boolean> {
+    return this.answered(async () => {
+      const emails = Array.from({ length: count }, () => uniqueEmail('added'));
+      this.ledger.interviewersAttempted(eventId, emails);
+      if (!mutatedEvent(await this.api.addInterviewers(eventId, emails))) return false;
+      this.ledger.interviewersAdded(eventId, emails);
+      return true;
+    });
+  }
+
+  /**
+   * Runs a client operation and counts it; no answer (a refused or reset connection) counts as
+   * not done.
+   */
+  private async answered<T>(operation: () => Promise<T>, unanswered: T = false as T): Promise<T> {
+    try {
+      const result = await operation();
+      if (result) this.counts.acknowledged += 1;
+      return result;
+    } catch (error) {
+      if (!isConnectionFailure(error)) throw error;
+      this.counts.unanswered += 1;
+      return unanswered;
+    }
+  }
+
+  /**
+   * The interview day on the lobby pages: the interviewee checks in, an invited interviewer
+   * identifies, admits them and ends the interview. Stops at the first step not acknowledged.
+   */
+  lobbyDay(event: ReportedEvent, interviewerEmail: string): Promise<boolean> {
+    return this.answered(async () => {
+      const intervieweePage = new URL(
+        event.intervieweesConnection.interviewees[0]!.intervieweeLobbyUrl,
+      ).pathname;
+      const interviewerPage = new URL(event.interviewerLobbyUrl).pathname;
+      const interviewee = new ConsoleClient(this.url);
+      const interviewer = new ConsoleClient(this.url);
+
+      this.ledger.progressAttempted(event.id, 'CHECKED_IN');
+      if (!(await posted(interviewee, intervieweePage, 'check-in'))) return false;
+      this.ledger.progressAcknowledged(event.id, 'CHECKED_IN');
+
+      if (!(await posted(interviewer, interviewerPage, 'identify', { email: interviewerEmail }))) {
+        return false;
+      }
+      this.ledger.progressAttempted(event.id, 'INTERVIEWING');
+      if (!(await posted(interviewer, interviewerPage, 'admit'))) return false;
+      this.ledger.progressAcknowledged(event.id, 'INTERVIEWING');
+
+      this.ledger.progressAttempted(event.id, 'INTERVIEWED');
+      if (!(await posted(interviewer, interviewerPage, 'end-interview'))) return false;
+      this.ledger.progressAcknowledged(event.id, 'INTERVIEWED');
+      return true;
+    });
+  }
+}
+
+/** Submits a lobby form; true when the step was taken (303 back to the page). */
+async function posted(
+  browser: ConsoleClient,
+  page: string,
+  step: string,
+  fields: Record<string, string> = {},
+): Promise<boolean> {
+  const answer = await browser.submit(page, `${page}/${step}`, fields);
+  return answer.status === 303 && answer.headers.get('location') === page;
+}
+
+function isConnectionFailure(error: unknown): boolean {
+  // undici: "fetch failed" when no answer came, "terminated" when the body was cut off.
+  return error instanceof TypeError && /fetch failed|terminated/.test(error.message);
+}
