@@ -44,7 +44,7 @@ describeEachDialect('reliability: mixed concurrent writes, then a restart', (dat
       const employerToken = (await requests.clientCredentials(tenant.employer.id)).body
         .access_token;
       const load = new WriteLoad(first.url, tenant, ledger, employerToken);
-      const work: Array<[kind: string, run: () => Promise<unknown>]> = [
+      const work: Array<readonly [kind: string, run: () => Promise<unknown>]> = [
         ...Array.from({ length: TOKENS }, () => ['token', () => load.issueToken()] as const),
         ...Array.from({ length: SIGN_INS }, () => ['sign-in', () => load.signIn()] as const),
         ...refreshTokens.map((token) => ['refresh', () => load.refresh(token)] as const),
