@@ -332,14 +332,20 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * @description Text on one line: no control characters (C0, DEL or C1) and no UTF-16 surrogate without its
+         *     pair. Every identifier, credential and token parameter follows this rule; a value that breaks
+         *     it is refused with `invalid_request` naming the parameter.
+         */
+        SingleLineText: string;
         /** @description Client id of a partner app. */
-        ClientId: string;
+        ClientId: components["schemas"]["SingleLineText"];
         /** @description Client secret (for `client_secret_post`); never sent together with HTTP Basic. */
-        ClientSecret: string;
+        ClientSecret: components["schemas"]["SingleLineText"];
         /** @description Id of an employer the token should represent. */
-        EmployerId: string;
+        EmployerId: components["schemas"]["SingleLineText"];
         /** @description Space-delimited list of scopes. */
-        Scope: string;
+        Scope: components["schemas"]["SingleLineText"];
         /**
          * @description The grant being redeemed.
          * @enum {string}
@@ -358,9 +364,9 @@ export interface components {
              */
             grant_type: "authorization_code";
             /** @description The code from the authorization response. */
-            code: string;
+            code: components["schemas"]["SingleLineText"];
             /** @description The `redirect_uri` of the authorization request, character for character. */
-            redirect_uri: string;
+            redirect_uri: components["schemas"]["SingleLineText"];
             /** @description PKCE verifier (RFC 7636); required when the authorization request had a challenge. */
             code_verifier?: string;
             employer?: components["schemas"]["EmployerId"];
@@ -375,7 +381,7 @@ export interface components {
              */
             grant_type: "refresh_token";
             /** @description The refresh token from the previous token response. */
-            refresh_token: string;
+            refresh_token: components["schemas"]["SingleLineText"];
             /** @description A subset of the originally granted scopes; the scope never widens. */
             scope?: components["schemas"]["Scope"];
             employer?: components["schemas"]["EmployerId"];
@@ -405,7 +411,7 @@ export interface components {
         /** @description Form body of the revocation endpoint. */
         RevokeRequest: {
             /** @description The access or refresh token to revoke. */
-            token: string;
+            token: components["schemas"]["SingleLineText"];
             token_type_hint?: components["schemas"]["TokenTypeHint"];
             client_id?: components["schemas"]["ClientId"];
             client_secret?: components["schemas"]["ClientSecret"];
@@ -413,7 +419,7 @@ export interface components {
         /** @description Form body of the introspection endpoint. */
         IntrospectRequest: {
             /** @description The access or refresh token to describe. */
-            token: string;
+            token: components["schemas"]["SingleLineText"];
             token_type_hint?: components["schemas"]["TokenTypeHint"];
             client_id?: components["schemas"]["ClientId"];
             client_secret?: components["schemas"]["ClientSecret"];
@@ -940,7 +946,7 @@ export interface components {
          *     character.
          * @example https://partner.example/callback
          */
-        RedirectUriQuery: string;
+        RedirectUriQuery: components["schemas"]["SingleLineText"];
         /** @description Always `code`. */
         ResponseTypeQuery: "code";
         /**
@@ -954,7 +960,7 @@ export interface components {
          * @description Opaque value returned unchanged with the result; use it to protect against CSRF.
          * @example af0ifjsldkj
          */
-        StateQuery: string;
+        StateQuery: components["schemas"]["SingleLineText"];
         /**
          * @description `select_employer` (together with the `employer_access` scope) shows the employer selection
          *     page after sign-in and consent.
@@ -972,7 +978,7 @@ export interface components {
          * @description Value copied into the ID token's `nonce` claim, for replay protection.
          * @example n-0S6_WzA2Mj
          */
-        NonceQuery: string;
+        NonceQuery: components["schemas"]["SingleLineText"];
     };
     requestBodies: never;
     headers: {

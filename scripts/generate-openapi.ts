@@ -223,6 +223,24 @@ const VALIDATORS: ValidatorSpec[] = [
     schema: 'IntrospectRequest',
   },
   {
+    name: 'validateClientId',
+    description: 'A client id from anywhere: the body, HTTP Basic credentials or a query.',
+    type: "components['schemas']['ClientId']",
+    schema: 'ClientId',
+  },
+  {
+    name: 'validateClientSecret',
+    description: 'A client secret from the body or from HTTP Basic credentials.',
+    type: "components['schemas']['ClientSecret']",
+    schema: 'ClientSecret',
+  },
+  {
+    name: 'validateEmployerId',
+    description: 'An employer id, as the token endpoint and the employer selection form take it.',
+    type: "components['schemas']['EmployerId']",
+    schema: 'EmployerId',
+  },
+  {
     name: 'validateAuthorizeQuery',
     description: 'Query parameters of GET /oauth/v2/authorize.',
     type: "NonNullable<operations['authorize']['parameters']['query']>",

@@ -4,6 +4,7 @@
  * "grant_type must be one of authorization_code, refresh_token, client_credentials".
  */
 import type { ErrorObject } from 'ajv';
+import { SINGLE_LINE_PATTERN, singleLineTextProblem } from '../security/text-safety.js';
 
 export interface ValidationProblem {
   /** The offending parameter (dotted path for nested values); undefined for the request as a whole. */
@@ -42,32 +43,37 @@ const COMPARISONS: Record<string, string> = {
 };
 
 /**
- * Picks the most telling error and describes it. `data` is the validated value; it is only used
- * to recognise a parameter that was sent more than once (parsed into an array).
+ * Picks the most telling error and describes it. `data` is the validated value; it is used to
+ * recognise a parameter that was sent more than once (parsed into an array) and to word a
+ * control-character refusal. `name` names the value itself when it is one parameter rather than
+ * a whole request.
  */
 export function describeValidationErrors(
   errors: readonly ErrorObject[] | null | undefined,
   data?: unknown,
+  name?: string,
 ): ValidationProblem {
   const all = errors ?? [];
   const specific = all.filter((error) => !COMPOSITE.has(error.keyword));
   const candidates = specific.length > 0 ? specific : all;
   const error = [...candidates].sort((a, b) => (RANK[a.keyword] ?? 9) - (RANK[b.keyword] ?? 9))[0];
   if (!error)
-    return { parameter: undefined, keyword: 'unknown', message: 'The request is invalid' };
-  return describe(error, data);
+    return { parameter: name, keyword: 'unknown', message: `${name ?? 'The request'} is invalid` };
+  return describe(error, data, name);
 }
 
 /** The sentence of describeValidationErrors alone. */
 export function validationMessage(
   errors: readonly ErrorObject[] | null | undefined,
   data?: unknown,
+  name?: string,
 ): string {
-  return describeValidationErrors(errors, data).message;
+  return describeValidationErrors(errors, data, name).message;
 }
 
-function describe(error: ErrorObject, data: unknown): ValidationProblem {
-  const path = pointerSegments(error.instancePath);
+function describe(error: ErrorObject, value: unknown, name: string | undefined): ValidationProblem {
+  const path = [...(name === undefined ? [] : [name]), ...pointerSegments(error.instancePath)];
+  const data = name === undefined ? value : { [name]: value };
   const params = error.params as Record<string, unknown>;
   const keyword = error.keyword;
 
@@ -122,6 +128,9 @@ function reason(error: ErrorObject, value: unknown): string {
     case 'maxLength':
       return `must be at most ${String(params.limit)} characters long`;
     case 'pattern':
+      if (params.pattern === SINGLE_LINE_PATTERN && typeof value === 'string') {
+        return singleLineTextProblem(value) ?? 'has an invalid format';
+      }
       return 'has an invalid format';
     case 'format':
       return `must be ${FORMAT_NAMES[String(params.format)] ?? `a valid ${String(params.format)}`}`;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Knex } from 'knex';
+import { validateEmployerId } from '../../../generated/validators.cjs';
 import type { AccountStore } from '../../accounts/account-store.js';
 import type { AuditLog } from '../../audit/audit-log.js';
 import type { Clock } from '../../clock.js';
@@ -96,6 +97,7 @@ export class AuthorizationFlow {
   ): Promise<EmployerChoice | undefined> {
     if (submitted === undefined) return undefined;
     if (submitted === '') return { employerId: null };
+    if (!validateEmployerId(submitted)) return undefined;
     const membership = await this.deps.accounts.findMembership(session.userId, submitted);
     return membership ? { employerId: membership.employer_id } : undefined;
   }

@@ -1,7 +1,7 @@
-import { validateAuthorizeQuery } from '../../../generated/validators.cjs';
+import { validateAuthorizeQuery, validateClientId } from '../../../generated/validators.cjs';
 import type { AppStore } from '../../accounts/app-store.js';
 import type { AppRow } from '../../db/rows.js';
-import { describeValidationErrors } from '../../http/openapi-validation.js';
+import { describeValidationErrors, validationMessage } from '../../http/openapi-validation.js';
 import { OAuthError } from '../oauth-error.js';
 import { parseScope, scopeSet, type Scope } from '../scopes.js';
 
@@ -63,6 +63,12 @@ export async function checkAuthorizationRequest(
 
   const clientId = single(parameters, 'client_id');
   if (typeof clientId !== 'string') return unredirectable('client_id', clientId);
+  if (!validateClientId(clientId)) {
+    return {
+      outcome: 'unredirectable',
+      message: `${validationMessage(validateClientId.errors, clientId, 'client_id')}.`,
+    };
+  }
   const app = await apps.findByClientId(clientId);
   if (!app) {
     return { outcome: 'unredirectable', message: 'client_id does not name a registered app.' };

@@ -1,3 +1,6 @@
+import type { ValidateFunction } from 'ajv';
+import { validateClientId, validateClientSecret } from '../../../generated/validators.cjs';
+import { validationMessage } from '../../http/openapi-validation.js';
 import { OAuthError } from '../oauth-error.js';
 
 /** How a client presented itself at the token, revocation or introspection endpoint. */
@@ -53,14 +56,26 @@ function parseBasic(header: string): { clientId: string; clientSecret: string } 
   const colon = decoded.indexOf(':');
   if (colon <= 0)
     throw basicError('the Authorization header is not valid Basic client credentials');
+  let credentials: { clientId: string; clientSecret: string };
   try {
-    return {
+    credentials = {
       clientId: decodeURIComponent(decoded.slice(0, colon).replaceAll('+', ' ')),
       clientSecret: decodeURIComponent(decoded.slice(colon + 1).replaceAll('+', ' ')),
     };
   } catch {
     throw basicError('the Basic client credentials are not correctly form-encoded');
   }
+  // The decoded halves obey the rules of the client_id and client_secret body parameters, so a
+  // NUL or an overlong id is refused here rather than looked up.
+  checkBasicPart(validateClientId, credentials.clientId, 'client_id');
+  checkBasicPart(validateClientSecret, credentials.clientSecret, 'client_secret');
+  return credentials;
+}
+
+function checkBasicPart(validate: ValidateFunction, value: string, parameter: string): void {
+  if (validate(value)) return;
+  const name = `${parameter} in the Authorization header`;
+  throw new OAuthError('invalid_request', validationMessage(validate.errors, value, name));
 }
 
 function basicError(description: string): OAuthError {

@@ -3,6 +3,7 @@ import type { ValidateFunction } from 'ajv';
 import {
   validateAuthorizationCodeGrant,
   validateClientCredentialsGrant,
+  validateClientId,
   validateIntrospectRequest,
   validateRefreshTokenGrant,
   validateRevokeRequest,
@@ -176,14 +177,18 @@ function rateLimited(limiter: RateLimiter) {
   };
 }
 
-/** The client id a request claims to be, before any authentication. */
+/**
+ * The client id a request claims to be, before any authentication. Only a well-formed one counts
+ * (the handler refuses the others with invalid_request), so no control character or overlong
+ * value reaches the limiter's key.
+ */
 function claimedClientId(req: Request): string | undefined {
   const header = req.get('authorization');
   if (header?.startsWith('Basic ')) {
     const decoded = Buffer.from(header.slice(6), 'base64').toString('utf8');
     const id = decoded.slice(0, Math.max(0, decoded.indexOf(':')));
-    if (id) return id;
+    if (id) return validateClientId(id) ? id : undefined;
   }
   const id = formOf(req).client_id;
-  return typeof id === 'string' ? id : undefined;
+  return validateClientId(id) ? id : undefined;
 }
