@@ -9,6 +9,7 @@ import {
 } from 'graphql';
 import type { GraphQLLimits } from '../config.js';
 import type { ErrorCode } from './errors.js';
+import { knownOperationTypesRule } from './known-operation-types.js';
 import { maxAliasesRule } from './limits/alias-limit.js';
 import { maxDepthRule } from './limits/depth-limit.js';
 
@@ -52,6 +53,7 @@ export class DocumentCache {
   ) {
     this.rules = [
       ...specifiedRules,
+      knownOperationTypesRule,
       maxDepthRule(limits.maxDepth),
       maxAliasesRule(limits.maxAliases),
     ];

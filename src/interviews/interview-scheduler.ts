@@ -14,6 +14,7 @@ import type { EventWriteStore } from './event-write-store.js';
 import { settleEvent } from './lifecycle/settle.js';
 import { eventTransition } from './lifecycle/state-machines.js';
 import { mintLobbyToken } from './lobby-tokens.js';
+import { isPossibleEventId, quotedEventId } from './rules/event-ids.js';
 import { newInvitations } from './rules/interviewers.js';
 import { checkLocale } from './rules/locales.js';
 import { checkSchedule } from './rules/schedule.js';
@@ -150,10 +151,11 @@ export class InterviewScheduler {
         'input',
       );
     }
+    const { reschedule, addInterviewers, addInterviewee, setTitle, setTimezone } = input;
+    const id = (reschedule ?? addInterviewers ?? addInterviewee ?? setTitle ?? setTimezone)!.id;
+    if (!isPossibleEventId(id)) throw eventNotFound(id);
     const now = this.clock.now();
     return this.events.inTransaction(async (store) => {
-      const { reschedule, addInterviewers, addInterviewee, setTitle, setTimezone } = input;
-      const id = (reschedule ?? addInterviewers ?? addInterviewee ?? setTitle ?? setTimezone)!.id;
       const status = await this.changeableEvent(store, employerId, id, now);
       if (reschedule) {
         if (status !== 'SCHEDULED') {
@@ -218,6 +220,7 @@ export class InterviewScheduler {
    * cancelled one comes back as is.
    */
   async cancel(employerId: string, id: string): Promise<EventRow> {
+    if (!isPossibleEventId(id)) throw eventNotFound(id);
     return this.events.inTransaction(async (store) => {
       const event = await store.findEventForUpdate(employerId, id);
       if (!event) throw eventNotFound(id);
@@ -313,7 +316,7 @@ function intervieweeFields(
 
 /** Another employer's event is reported exactly like one that does not exist. */
 function eventNotFound(id: string): NotFoundError {
-  return new NotFoundError(`no virtual interview event with id ${JSON.stringify(id)}`, 'id');
+  return new NotFoundError(`no virtual interview event with id ${quotedEventId(id)}`, 'id');
 }
 
 function alreadyHasInterviewee(): ValidationError {

@@ -1,5 +1,6 @@
 import { GraphQLError } from 'graphql';
 import type { QueryResolvers } from '../../../generated/graphql.js';
+import { isPossibleEventId } from '../rules/event-ids.js';
 import { requireEmployer } from './employer-scope.js';
 
 /** Most ids one virtualInterviewEvents request may ask for. */
@@ -13,15 +14,13 @@ export const Query: QueryResolvers = {
         extensions: { code: 'BAD_USER_INPUT' },
       });
     }
-    const events = await context.loaders.event.loadMany(input.ids);
-    // A failed load is a failure, not a missing event: report it rather than answer null.
-    const failure = events.find((event) => event instanceof Error);
-    if (failure) throw failure;
+    // A failed load rejects, so a failure is reported rather than read as "not found".
+    const events = await Promise.all(
+      input.ids.map((id) => (isPossibleEventId(id) ? context.loaders.event.load(id) : undefined)),
+    );
     // Another employer's event is indistinguishable from a missing one.
     return {
-      events: events.map((event) =>
-        event && !(event instanceof Error) && event.employer_id === employerId ? event : null,
-      ),
+      events: events.map((event) => (event?.employer_id === employerId ? event : null)),
     };
   },
   findVirtualInterviewEvents: (_root, { first, after, input }, context) => {

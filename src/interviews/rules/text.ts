@@ -1,11 +1,25 @@
 import { ValidationError } from '../../errors.js';
+import { multiLineTextProblem, singleLineTextProblem } from '../../security/text-safety.js';
 
-/** Trims a required text input, refusing an empty one or one longer than the column holds. */
-export function requiredText(value: string, path: string, maxLength: number): string {
+/** A title or a name stays on one line; free text such as a note may hold tabs and line breaks. */
+export type TextLines = 'single' | 'multi';
+
+/**
+ * Trims a required text input, refusing an empty one, one longer than the column holds, or one
+ * with control characters.
+ */
+export function requiredText(
+  value: string,
+  path: string,
+  maxLength: number,
+  lines: TextLines = 'single',
+): string {
   const text = value.trim();
   if (!text) throw new ValidationError(`${path} must not be empty`, path);
   if (text.length > maxLength)
     throw new ValidationError(`${path} must be at most ${maxLength} characters`, path);
+  const problem = lines === 'single' ? singleLineTextProblem(text) : multiLineTextProblem(text);
+  if (problem) throw new ValidationError(`${path} ${problem}`, path);
   return text;
 }
 
@@ -14,7 +28,8 @@ export function optionalText(
   value: string | null | undefined,
   path: string,
   maxLength: number,
+  lines: TextLines = 'single',
 ): string | null {
   if (value == null || value.trim() === '') return null;
-  return requiredText(value, path, maxLength);
+  return requiredText(value, path, maxLength, lines);
 }
