@@ -4,7 +4,8 @@ import { isUniqueViolation } from '../db/errors.js';
 import type { EmployerRow, MembershipRole, UserRow } from '../db/rows.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, hashPassword } from '../security/passwords.js';
-import { emailProblem } from '../validation/email.js';
+import { isPossibleIdentifier, singleLineTextProblem } from '../security/text-safety.js';
+import { MAX_EMAIL_LENGTH, emailProblem } from '../validation/email.js';
 import type { AccountStore } from './account-store.js';
 
 export type PublicUser = Omit<UserRow, 'password_hash' | 'email_normalized'>;
@@ -138,7 +139,10 @@ export class AccountService {
 }
 
 async function requireUser(store: AccountStore, email: string): Promise<UserRow> {
-  const user = await store.findUserByEmail(email);
+  // An address no account can have is not looked up (a NUL would fail in PostgreSQL).
+  const user = isPossibleIdentifier(email, MAX_EMAIL_LENGTH)
+    ? await store.findUserByEmail(email)
+    : undefined;
   if (!user) throw new NotFoundError(`no user with email ${email}`, 'email');
   return user;
 }
@@ -158,6 +162,8 @@ function requiredName(value: string, field: string): string {
   if (name.length > MAX_NAME_LENGTH) {
     throw new ValidationError(`${field} must be at most ${MAX_NAME_LENGTH} characters`, field);
   }
+  const problem = singleLineTextProblem(name);
+  if (problem) throw new ValidationError(`${field} ${problem}`, field);
   return name;
 }
 

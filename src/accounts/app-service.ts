@@ -1,10 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { AuditLog } from '../audit/audit-log.js';
+import { validateClientId } from '../../generated/validators.cjs';
 import type { Clock } from '../clock.js';
 import type { AppRow, ClientType } from '../db/rows.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import { verifyPassword } from '../security/passwords.js';
 import { randomToken, sha256Hex } from '../security/random.js';
+import { multiLineTextProblem, singleLineTextProblem } from '../security/text-safety.js';
 import type { SecretBox } from '../security/secret-box.js';
 import type { AccountStore } from './account-store.js';
 import type { AppStore, AppWithRedirectUris } from './app-store.js';
@@ -111,10 +113,7 @@ export class AppService {
   ): Promise<RotatedSecret> {
     const audit = this.audit;
     if (!audit) throw new Error('AppService.rotateSecret needs an AuditLog');
-    const app = await this.apps.findByClientId(clientId);
-    if (!app || app.owner_user_id !== ownerUserId) {
-      throw new NotFoundError(`no app with client id ${clientId}`, 'client_id');
-    }
+    const app = await this.ownedApp(ownerUserId, clientId);
     if (app.client_type !== 'confidential') {
       throw new ValidationError('a public app has no client secret to rotate', 'client_id');
     }
@@ -163,10 +162,7 @@ export class AppService {
     password: string,
     context: { ip?: string | null } = {},
   ): Promise<string> {
-    const app = await this.apps.findByClientId(clientId);
-    if (!app || app.owner_user_id !== ownerUserId) {
-      throw new NotFoundError(`no app with client id ${clientId}`, 'client_id');
-    }
+    const app = await this.ownedApp(ownerUserId, clientId);
     const owner = await this.accounts.findUserById(ownerUserId);
     if (!owner || !(await verifyPassword(password, owner.password_hash))) {
       throw new ValidationError('the password is incorrect', 'password');
@@ -285,9 +281,12 @@ export class AppService {
     });
   }
 
-  /** The app when this user owns it; another user's app reads as a missing one. */
+  /**
+   * The app when this user owns it; another user's app reads as a missing one, and so does a
+   * client id no app can have (it is not looked up).
+   */
   private async ownedApp(ownerUserId: string, clientId: string): Promise<AppRow> {
-    const app = await this.apps.findByClientId(clientId);
+    const app = validateClientId(clientId) ? await this.apps.findByClientId(clientId) : undefined;
     if (!app || app.owner_user_id !== ownerUserId) throw noSuchApp(clientId);
     return app;
   }
@@ -308,6 +307,8 @@ function appName(input: string): string {
   if (name.length > MAX_APP_NAME_LENGTH) {
     throw new ValidationError(`name must be at most ${MAX_APP_NAME_LENGTH} characters`, 'name');
   }
+  const problem = singleLineTextProblem(name);
+  if (problem) throw new ValidationError(`name ${problem}`, 'name');
   return name;
 }
 
@@ -320,6 +321,8 @@ function appDescription(input: string | null | undefined): string | null {
       'description',
     );
   }
+  const problem = multiLineTextProblem(description);
+  if (problem) throw new ValidationError(`description ${problem}`, 'description');
   return description || null;
 }
 

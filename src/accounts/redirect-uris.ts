@@ -1,4 +1,5 @@
 import { ValidationError } from '../errors.js';
+import { singleLineTextProblem } from '../security/text-safety.js';
 
 /** Spec §5.6: an app may register at most five redirect URLs. */
 export const MAX_REDIRECT_URIS = 5;
@@ -13,6 +14,10 @@ const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 export function redirectUriProblem(uri: string): string | undefined {
   if (uri.length > MAX_URI_LENGTH) return `is longer than ${MAX_URI_LENGTH} characters`;
   if (uri.trim() !== uri || uri === '') return 'must not be empty or surrounded by spaces';
+  // The URL parser would drop tabs and line breaks and escape other controls; the URI is stored
+  // and matched as given, so it must not hold any.
+  const problem = singleLineTextProblem(uri);
+  if (problem) return problem;
   let url: URL;
   try {
     url = new URL(uri);

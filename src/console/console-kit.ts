@@ -1,4 +1,5 @@
 import express, { type Request, type Response } from 'express';
+import { validateClientId } from '../../generated/validators.cjs';
 import type { AppRow } from '../db/rows.js';
 import { CSRF_FIELD, type CsrfTokens } from '../sessions/csrf.js';
 import type { BrowserSession, BrowserSessions } from '../sessions/sessions.js';
@@ -70,9 +71,14 @@ export class ConsoleKit {
     });
   }
 
-  /** The app with this client id when the user owns it; otherwise answers 404. */
+  /**
+   * The app with this client id when the user owns it; otherwise answers 404, without a lookup
+   * for a client id no app can have.
+   */
   async ownedApp(res: Response, current: SignedIn, clientId: string): Promise<AppRow | undefined> {
-    const app = await this.deps.apps.findByClientId(clientId);
+    const app = validateClientId(clientId)
+      ? await this.deps.apps.findByClientId(clientId)
+      : undefined;
     if (app && app.owner_user_id === current.session.userId) return app;
     this.notFound(res, current.viewer);
     return undefined;

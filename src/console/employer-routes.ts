@@ -1,4 +1,5 @@
 import type { Request, Response, Router } from 'express';
+import { validateEmployerId } from '../../generated/validators.cjs';
 import { AccountService, type EmployerWithMembers } from '../accounts/account-service.js';
 import type { MembershipRole } from '../db/rows.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
@@ -37,7 +38,9 @@ export function registerEmployerRoutes(router: Router, kit: ConsoleKit): void {
     current: SignedIn,
     employerId: string,
   ): Promise<MemberView | undefined> {
-    const membership = await accounts.findMembership(current.session.userId, employerId);
+    const membership = validateEmployerId(employerId)
+      ? await accounts.findMembership(current.session.userId, employerId)
+      : undefined;
     const employer = membership && (await accounts.findEmployerById(employerId));
     if (!membership || !employer) {
       kit.notFound(res, current.viewer);

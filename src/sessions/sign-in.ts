@@ -4,6 +4,8 @@ import type { AuditLog } from '../audit/audit-log.js';
 import { hashPassword, MAX_PASSWORD_LENGTH, verifyPassword } from '../security/passwords.js';
 import { sha256Hex } from '../security/random.js';
 import type { RateLimiter } from '../security/rate-limiter.js';
+import { isPossibleIdentifier } from '../security/text-safety.js';
+import { MAX_EMAIL_LENGTH } from '../validation/email.js';
 import type { BrowserSessions, NewSession } from './sessions.js';
 
 export interface SignInAttempt {
@@ -47,7 +49,11 @@ export class SignIn {
     const blocked = await limiter.isBlocked(key);
     if (!blocked.allowed) return this.rateLimited(attempt, blocked.retryAfterSeconds);
 
-    const user = await this.deps.accounts.findUserByEmail(attempt.email.trim());
+    const email = attempt.email.trim();
+    // An address no account can have costs the same as an unknown one, without a lookup.
+    const user = isPossibleIdentifier(email, MAX_EMAIL_LENGTH)
+      ? await this.deps.accounts.findUserByEmail(email)
+      : undefined;
     const passwordOk = await this.checkPassword(attempt.password, user?.password_hash);
     if (!user || !passwordOk) {
       const counted = await limiter.consume(key);

@@ -175,7 +175,7 @@ export class InterviewLifecycleService implements InterviewLifecycle {
     if (!DECISIONS.has(decision)) {
       throw new ValidationError(`decision must be one of ${[...DECISIONS].join(', ')}`, 'decision');
     }
-    const noteText = optionalText(note, 'note', NOTE_MAX);
+    const noteText = optionalText(note, 'note', NOTE_MAX, 'multi');
     await this.withLockedEvent(eventId, async ({ settled, now, store }) => {
       await invitedInterviewer(store, eventId, interviewerId);
       const refusal = decisionRefusal(settled.status);
