@@ -1,0 +1,138 @@
+import assert from 'node:assert/strict';
+import { systemClock } from '../../../src/clock.js';
+import type { TestDatabase } from '../../support/databases.js';
+import {
+  REDIRECT_URI,
+  basic,
+  createOAuthTenant,
+  issueCode,
+  type OAuthTenant,
+} from '../../support/oauth-fixtures.js';
+import { startTestService } from '../../support/service.js';
+
+/** Limits high enough that thousands of fuzz requests from one address are never throttled. */
+const UNTHROTTLED = {
+  RATE_LIMIT_TOKEN_MAX: '100000000',
+  RATE_LIMIT_SIGN_IN_MAX: '100000000',
+};
+
+export interface FuzzService {
+  url: string;
+  tenant: OAuthTenant;
+  /** Client-credentials access token scoped to the tenant's employer. */
+  employerToken: string;
+  /** Client-credentials access token without an employer. */
+  appToken: string;
+  /** Authorization-code access token of the tenant's user (employer-scoped). */
+  userToken: string;
+  /** A refresh token of the tenant's user, still valid when the suite starts. */
+  refreshToken: string;
+  /** A fresh, unused authorization code for the tenant's confidential app. */
+  newCode(): Promise<string>;
+  stop(): Promise<void>;
+}
+
+/** The real service on a test database, with a tenant, tokens and no rate limits in the way. */
+export async function startFuzzService(database: TestDatabase): Promise<FuzzService> {
+  const service = await startTestService(database, { env: UNTHROTTLED });
+  const tenant = await createOAuthTenant(database.db, systemClock, 'fuzz');
+  const newCode = () =>
+    issueCode(database.db, systemClock, { app_id: tenant.app.id, user_id: tenant.user.id });
+  const client = basic(tenant.app.client_id, tenant.app.secret);
+  const employerToken = await issueToken(service.url, client, {
+    grant_type: 'client_credentials',
+    scope: 'employer_access',
+    employer: tenant.employer.id,
+  });
+  const appToken = await issueToken(service.url, client, {
+    grant_type: 'client_credentials',
+    scope: 'employer_access',
+  });
+  const exchanged = await requestTokens(service.url, client, {
+    grant_type: 'authorization_code',
+    code: await newCode(),
+    redirect_uri: REDIRECT_URI,
+    employer: tenant.employer.id,
+  });
+  return {
+    url: service.url,
+    tenant,
+    employerToken,
+    appToken,
+    userToken: exchanged.access_token,
+    refreshToken: exchanged.refresh_token!,
+    newCode,
+    stop: () => service.stop(),
+  };
+}
+
+/**
+ * After a fuzz run: the service is ready, still issues tokens and still writes events.
+ */
+export async function assertStillHealthy(service: FuzzService): Promise<void> {
+  const ready = await fetch(`${service.url}/readyz`);
+  assert.equal(ready.status, 200, `readyz answered ${ready.status}`);
+  const token = await issueToken(
+    service.url,
+    basic(service.tenant.app.client_id, service.tenant.app.secret),
+    {
+      grant_type: 'client_credentials',
+      scope: 'employer_access',
+      employer: service.tenant.employer.id,
+    },
+  );
+  const created = await fetch(`${service.url}/graphql`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      query: `mutation($input: CreateVirtualInterviewEventInput!) {
+        createVirtualInterviewEvent(input: $input) { event { id title } } }`,
+      variables: { input: healthyEventInput() },
+    }),
+  });
+  const body = (await created.json()) as {
+    data?: { createVirtualInterviewEvent?: { event: { id: string } } };
+    errors?: unknown;
+  };
+  assert.equal(created.status, 200);
+  assert.ok(body.data?.createVirtualInterviewEvent?.event.id, JSON.stringify(body));
+}
+
+/** A create input that passes every rule. */
+export function healthyEventInput(): Record<string, unknown> {
+  return {
+    title: 'Fuzz check',
+    startTime: '2027-01-04T09:00:00-05:00',
+    endTime: '2027-01-04T10:00:00-05:00',
+    timezone: 'America/New_York',
+    interviewers: [{ email: 'lee@example.com' }],
+    requestMetadata: { atsName: 'Fuzz ATS' },
+  };
+}
+
+async function issueToken(
+  url: string,
+  headers: Record<string, string>,
+  form: Record<string, string>,
+): Promise<string> {
+  return (await requestTokens(url, headers, form)).access_token;
+}
+
+async function requestTokens(
+  url: string,
+  headers: Record<string, string>,
+  form: Record<string, string>,
+): Promise<{ access_token: string; refresh_token?: string }> {
+  const response = await fetch(`${url}/oauth/v2/tokens`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(form).toString(),
+  });
+  const body = (await response.json()) as { access_token: string; refresh_token?: string };
+  assert.equal(
+    response.status,
+    200,
+    `token request answered ${response.status}: ${JSON.stringify(body)}`,
+  );
+  return body;
+}
