@@ -37,20 +37,22 @@ export interface ServiceProcess {
 
 /**
  * Starts the real entry point against a test database and waits until `/readyz` answers 200
- * (migrations applied, a write committed).
+ * (migrations applied, a write committed). It listens on `env.PORT` (or a free port) and issues
+ * tokens as its own address unless `env.AUTH_URL` names a shared issuer.
  */
 export async function startServiceProcess(
   database: TestDatabase,
   env: Record<string, string> = {},
 ): Promise<ServiceProcess> {
-  const address = env.PORT ? { PORT: env.PORT, AUTH_URL: env.AUTH_URL! } : await fixedAddress();
-  const url = address.AUTH_URL;
+  const address = env.PORT ? { PORT: env.PORT } : await fixedAddress();
+  const url = `http://127.0.0.1:${address.PORT}`;
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: REPOSITORY,
     env: {
       PATH: process.env.PATH,
       ...nonEmpty(database.env),
       HOST: '127.0.0.1',
+      AUTH_URL: url,
       ...address,
       KEY_ENCRYPTION_SECRET: TEST_KEY_ENCRYPTION_SECRET,
       // Errors only: a defect that logs (a stray transaction, a failed commit) shows in failures.
