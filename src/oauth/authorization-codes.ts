@@ -38,6 +38,27 @@ export class AuthorizationCodes {
     return code;
   }
 
+  /** The stored code, used or not; undefined when there is no such code. */
+  find(code: string): Promise<AuthorizationCodeRow | undefined> {
+    return this.db<AuthorizationCodeRow>('authorization_codes')
+      .where({ code_hash: sha256Hex(code) })
+      .first();
+  }
+
+  /**
+   * Consumes the code and runs `work` in the same transaction, so that what `work` stores
+   * commits together with the consumption: of concurrent redemptions exactly one runs `work`,
+   * and whoever finds the code used finds what was issued from it too. False, with nothing run,
+   * when the code is unknown or already used.
+   */
+  redeem(code: string, work: (trx: Knex.Transaction) => Promise<void>): Promise<boolean> {
+    return this.db.transaction(async (trx) => {
+      if ((await this.consume(code, trx)).outcome !== 'consumed') return false;
+      await work(trx);
+      return true;
+    });
+  }
+
   /**
    * Marks the code used in one conditional UPDATE, so that of two concurrent exchanges exactly
    * one sees `consumed`; every later presentation sees `replayed`.

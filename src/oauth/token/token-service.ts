@@ -3,7 +3,7 @@ import type { components } from '../../../generated/openapi.js';
 import type { AccountStore } from '../../accounts/account-store.js';
 import type { AuditEntry, AuditLog } from '../../audit/audit-log.js';
 import type { Clock } from '../../clock.js';
-import type { AppRow, AuthorizationCodeRow, UserRow } from '../../db/rows.js';
+import type { AccessTokenRow, AppRow, AuthorizationCodeRow, UserRow } from '../../db/rows.js';
 import { randomToken, sha256Hex } from '../../security/random.js';
 import type { AuthorizationCodes } from '../authorization-codes.js';
 import { OAuthError, invalidEmployer } from '../oauth-error.js';
@@ -11,7 +11,7 @@ import { hasScope, parseScope, scopeSet } from '../scopes.js';
 import type { AccessTokenVerifier } from '../tokens/access-token-verifier.js';
 import { ACCESS_TOKEN_TTL_SECONDS, REFRESH_TOKEN_TTL_MS } from '../tokens/lifetimes.js';
 import type { TokenSigner } from '../tokens/token-signer.js';
-import type { TokenStore } from '../tokens/token-store.js';
+import { TokenStore } from '../tokens/token-store.js';
 
 type Schemas = components['schemas'];
 export type AuthorizationCodeGrant = Schemas['AuthorizationCodeGrantRequest'];
@@ -30,6 +30,15 @@ export interface TokenServiceDependencies {
   clock: Clock;
 }
 
+/** What an authorization code yields once its checks pass: signed, not yet stored. */
+interface CodeTokens {
+  user: UserRow;
+  employerId: string | null;
+  refresh: { familyId: string; token: string } | undefined;
+  access: { token: string; record: AccessTokenRow };
+  idToken: string;
+}
+
 /** Scopes a client-credentials token may carry: it acts for the app, not for a person. */
 const CLIENT_CREDENTIALS_SCOPES = new Set(['employer_access']);
 
@@ -37,59 +46,33 @@ const CLIENT_CREDENTIALS_SCOPES = new Set(['employer_access']);
 export class TokenService {
   constructor(private readonly deps: TokenServiceDependencies) {}
 
+  /**
+   * Exchanges a code. The code is consumed in the same transaction that stores its tokens, so
+   * of concurrent exchanges exactly one stores anything, and every other one, a replay, finds
+   * those tokens and revokes them.
+   */
   async authorizationCode(client: AppRow, request: AuthorizationCodeGrant): Promise<IssuedTokens> {
-    const { codes, tokens, clock } = this.deps;
-    const consumed = await codes.consume(request.code);
-    if (consumed.outcome === 'unknown') {
-      throw new OAuthError('invalid_grant', 'code is invalid or expired');
-    }
-    const code = consumed.code;
-    if (consumed.outcome === 'replayed') {
-      throw await this.revokeAfterReplay(
-        () => tokens.revokeIssuedFromCode(code.code_hash, 'code_replay', clock.now()),
-        {
-          type: 'code.replayed',
-          actorUserId: code.user_id,
-          appId: code.app_id,
-          details: { presentedBy: client.client_id },
-        },
-        'code has already been used; every token issued from it has been revoked',
-      );
-    }
-    checkCodeBinding(code, client, request, clock.now());
-
-    const user = await this.requireUser(code.user_id);
-    const employerId = await this.employerForUser(user.id, code.scope, request.employer);
-    const refresh = hasScope(code.scope, 'offline_access')
-      ? { familyId: randomUUID(), token: randomToken(32) }
-      : undefined;
-    const access = await this.signUserAccessToken(client, user, code.scope, employerId);
-    const idToken = await this.idToken(client, user, code.scope, code.auth_time, code.nonce);
-
-    await tokens.inTransaction(async (store) => {
-      const now = clock.now();
-      if (refresh) {
-        await store.insertFamily({
-          id: refresh.familyId,
-          app_id: client.id,
-          user_id: user.id,
-          scope: code.scope,
-          auth_code_hash: code.code_hash,
-          auth_time: code.auth_time,
-          created_at: now,
-          revoked_at: null,
-          revoked_reason: null,
-        });
-        await store.insertRefreshToken(
-          this.refreshRow(refresh.token, refresh.familyId, employerId),
-        );
+    const { codes } = this.deps;
+    const code = await codes.find(request.code);
+    if (!code) throw new OAuthError('invalid_grant', 'code is invalid or expired');
+    if (code.consumed_at !== null) throw await this.codeReplayed(code, client);
+    let prepared: CodeTokens;
+    try {
+      prepared = await this.prepareCodeTokens(client, code, request);
+    } catch (error) {
+      // A code presented wrongly is spent all the same.
+      if ((await codes.consume(request.code)).outcome === 'replayed') {
+        throw await this.codeReplayed(code, client);
       }
-      await store.insertAccessToken({
-        ...access.record,
-        auth_code_hash: code.code_hash,
-        refresh_family_id: refresh?.familyId ?? null,
-      });
-    });
+      throw error;
+    }
+    const redeemed = await codes.redeem(request.code, (trx) =>
+      this.storeCodeTokens(new TokenStore(trx), client, code, prepared),
+    );
+    // A concurrent exchange of the same code stored its tokens first: this one is a replay.
+    if (!redeemed) throw await this.codeReplayed(code, client);
+
+    const { user, employerId, refresh, access, idToken } = prepared;
     await this.auditIssued(client, user.id, 'authorization_code', code.scope, employerId);
     return {
       access_token: access.token,
@@ -99,6 +82,65 @@ export class TokenService {
       id_token: idToken,
       ...(refresh && { refresh_token: refresh.token }),
     };
+  }
+
+  /** Checks the code's bindings, user and employer, and signs its tokens; stores nothing. */
+  private async prepareCodeTokens(
+    client: AppRow,
+    code: AuthorizationCodeRow,
+    request: AuthorizationCodeGrant,
+  ): Promise<CodeTokens> {
+    checkCodeBinding(code, client, request, this.deps.clock.now());
+    const user = await this.requireUser(code.user_id);
+    const employerId = await this.employerForUser(user.id, code.scope, request.employer);
+    const refresh = hasScope(code.scope, 'offline_access')
+      ? { familyId: randomUUID(), token: randomToken(32) }
+      : undefined;
+    const access = await this.signUserAccessToken(client, user, code.scope, employerId);
+    const idToken = await this.idToken(client, user, code.scope, code.auth_time, code.nonce);
+    return { user, employerId, refresh, access, idToken };
+  }
+
+  private async storeCodeTokens(
+    store: TokenStore,
+    client: AppRow,
+    code: AuthorizationCodeRow,
+    { user, employerId, refresh, access }: CodeTokens,
+  ): Promise<void> {
+    const now = this.deps.clock.now();
+    if (refresh) {
+      await store.insertFamily({
+        id: refresh.familyId,
+        app_id: client.id,
+        user_id: user.id,
+        scope: code.scope,
+        auth_code_hash: code.code_hash,
+        auth_time: code.auth_time,
+        created_at: now,
+        revoked_at: null,
+        revoked_reason: null,
+      });
+      await store.insertRefreshToken(this.refreshRow(refresh.token, refresh.familyId, employerId));
+    }
+    await store.insertAccessToken({
+      ...access.record,
+      auth_code_hash: code.code_hash,
+      refresh_family_id: refresh?.familyId ?? null,
+    });
+  }
+
+  private codeReplayed(code: AuthorizationCodeRow, client: AppRow): Promise<OAuthError> {
+    return this.revokeAfterReplay(
+      () =>
+        this.deps.tokens.revokeIssuedFromCode(code.code_hash, 'code_replay', this.deps.clock.now()),
+      {
+        type: 'code.replayed',
+        actorUserId: code.user_id,
+        appId: code.app_id,
+        details: { presentedBy: client.client_id },
+      },
+      'code has already been used; every token issued from it has been revoked',
+    );
   }
 
   async refreshToken(client: AppRow, request: RefreshTokenGrant): Promise<IssuedTokens> {

@@ -1,0 +1,97 @@
+import { randomUUID } from 'node:crypto';
+import { AccountStore } from '../../src/accounts/account-store.js';
+import { AuditLog } from '../../src/audit/audit-log.js';
+import { systemClock } from '../../src/clock.js';
+import type { Database } from '../../src/db/database.js';
+import { AuthorizationCodes } from '../../src/oauth/authorization-codes.js';
+import { TokenService } from '../../src/oauth/token/token-service.js';
+import type { AccessTokenVerifier } from '../../src/oauth/tokens/access-token-verifier.js';
+import type { TokenSigner } from '../../src/oauth/tokens/token-signer.js';
+import { TokenStore } from '../../src/oauth/tokens/token-store.js';
+import { silentLogger } from './logger.js';
+
+/**
+ * A point where the first caller stops until the test opens it; later callers pass through.
+ * It lets a test put one request's step exactly between two steps of another.
+ */
+export class Gate {
+  readonly reached: Promise<void>;
+  private readonly opened: Promise<void>;
+  private markReached!: () => void;
+  private release!: () => void;
+  private used = false;
+
+  constructor() {
+    this.reached = new Promise((resolve) => (this.markReached = resolve));
+    this.opened = new Promise((resolve) => (this.release = resolve));
+  }
+
+  async pass(): Promise<void> {
+    if (this.used) return;
+    this.used = true;
+    this.markReached();
+    await this.opened;
+  }
+
+  open(): void {
+    this.release();
+  }
+}
+
+/** Gates of a TokenService: in signing (outside any transaction), or just before a commit. */
+export interface TokenServiceGates {
+  signing?: Gate;
+  beforeCommit?: Gate;
+}
+
+/**
+ * The token grants' rules over the real stores of `db`, with signing replaced by unsigned
+ * stand-ins (these tests look at stored rows, not at JWTs) and with the given gates.
+ */
+export function gatedTokenService(db: Database, gates: TokenServiceGates): TokenService {
+  const expiresIn = 3600_000;
+  const signer = {
+    async accessToken() {
+      await gates.signing?.pass();
+      const issuedAt = Date.now();
+      return { token: 'unsigned', jti: randomUUID(), issuedAt, expiresAt: issuedAt + expiresIn };
+    },
+    async idToken() {
+      return 'unsigned';
+    },
+  };
+  return new TokenService({
+    tokens: new GatedTokenStore(db, gates.beforeCommit),
+    codes: new AuthorizationCodes(db, systemClock),
+    signer: signer as unknown as TokenSigner,
+    verifier: { forgetAll() {} } as unknown as AccessTokenVerifier,
+    accounts: new AccountStore(db),
+    audit: new AuditLog(db, systemClock, silentLogger),
+    clock: systemClock,
+  });
+}
+
+class GatedTokenStore extends TokenStore {
+  constructor(
+    db: Database,
+    private readonly beforeCommit: Gate | undefined,
+  ) {
+    super(db);
+  }
+
+  override inTransaction<T>(work: (store: TokenStore) => Promise<T>): Promise<T> {
+    return super.inTransaction(async (store) => {
+      const result = await work(store);
+      await this.beforeCommit?.pass();
+      return result;
+    });
+  }
+}
+
+/** Settles a promise into its outcome, so a test can look at both a winner and a loser. */
+export function settle<T>(promise: Promise<T>): Promise<PromiseSettledResult<T>> {
+  return promise.then(
+    (value) => ({ status: 'fulfilled', value }),
+    (reason: unknown) => ({ status: 'rejected', reason }),
+  );
+}
