@@ -12,6 +12,7 @@ import type { ErrorCode } from './errors.js';
 import { knownOperationTypesRule } from './known-operation-types.js';
 import { maxAliasesRule } from './limits/alias-limit.js';
 import { maxDepthRule } from './limits/depth-limit.js';
+import { nestingLimitError } from './limits/nesting-limit.js';
 
 export type PreparedDocument = { document: DocumentNode } | { errors: readonly GraphQLError[] };
 
@@ -91,8 +92,8 @@ export class DocumentCache {
 }
 
 /**
- * Parses and validates a query, tagging failures with GRAPHQL_PARSE_FAILED (the token limit
- * included, which the parser enforces) or GRAPHQL_VALIDATION_FAILED, so that clients can tell a
+ * Parses and validates a query, tagging failures with GRAPHQL_PARSE_FAILED (the token and
+ * nesting limits included, which keep the parser within its means) or GRAPHQL_VALIDATION_FAILED, so that clients can tell a
  * malformed document from a bad input.
  */
 export function prepareDocument(
@@ -101,6 +102,8 @@ export function prepareDocument(
   maxTokens: number,
   rules: readonly ValidationRule[],
 ): PreparedDocument {
+  const tooDeep = nestingLimitError(query, maxTokens);
+  if (tooDeep) return { errors: [tagged(tooDeep, 'GRAPHQL_PARSE_FAILED')] };
   let document: DocumentNode;
   try {
     document = parse(query, { maxTokens });

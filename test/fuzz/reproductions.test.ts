@@ -222,6 +222,14 @@ describeEachDialect('bad identifiers and text are refused at the edge', (databas
       assert.match(body.errors[0]!.message, /input\.setTitle\.title/);
     });
 
+    it('answers a document nested 2,000 brackets deep with GRAPHQL_PARSE_FAILED', async () => {
+      const deep = `{ findVirtualInterviewEvents(input: { sort: ${'['.repeat(2000)}${']'.repeat(2000)} }) { totalCount } }`;
+      const { status, body } = await graphql(deep);
+      assert.equal(status, 200);
+      assert.equal(body.errors?.[0]?.extensions.code, 'GRAPHQL_PARSE_FAILED');
+      assert.match(body.errors[0]!.message, /more than 200 deep/);
+    });
+
     it('answers a subscription document with GRAPHQL_VALIDATION_FAILED', async () => {
       const { status, body } = await graphql('subscription { events { id } }');
       assert.equal(status, 200);
