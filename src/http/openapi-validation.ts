@@ -89,7 +89,8 @@ function describe(error: ErrorObject, value: unknown, name: string | undefined):
 
   const parameter = path.length > 0 ? joinPath(path) : undefined;
   const subject = parameter ?? 'The request';
-  return { parameter, keyword, message: `${subject} ${reason(error, valueAt(data, path))}` };
+  const offending = valueAt(data, path);
+  return { parameter, keyword, message: `${subject} ${reason(error, offending, parameter)}` };
 }
 
 function childReason(keyword: string, params: Record<string, unknown>): string {
@@ -107,11 +108,14 @@ function childReason(keyword: string, params: Record<string, unknown>): string {
   }
 }
 
-function reason(error: ErrorObject, value: unknown): string {
+function reason(error: ErrorObject, value: unknown, parameter: string | undefined): string {
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case 'type':
-      if (Array.isArray(value) && params.type !== 'array') return 'must be given only once';
+      // A form parameter sent twice parses into an array; a JSON body that is an array does not.
+      if (Array.isArray(value) && params.type !== 'array' && parameter !== undefined) {
+        return 'must be given only once';
+      }
       return `must be ${String(params.type).split(',').map(article).join(' or ')}`;
     case 'enum': {
       const allowed = (params.allowedValues as unknown[]).map(String);

@@ -65,8 +65,10 @@ export function tokenRouter(deps: TokenRouterDependencies): Router {
       const grantType = form.grant_type;
       if (grantType === undefined)
         throw new OAuthError('invalid_request', 'grant_type is required');
-      if (typeof grantType !== 'string')
-        throw new OAuthError('invalid_request', 'grant_type must be given only once');
+      if (typeof grantType !== 'string') {
+        const problem = Array.isArray(grantType) ? 'must be given only once' : 'must be a string';
+        throw new OAuthError('invalid_request', `grant_type ${problem}`);
+      }
       const prepare = Object.hasOwn(grants, grantType) ? grants[grantType] : undefined;
       if (!prepare) {
         throw new OAuthError(
