@@ -187,6 +187,7 @@ export class TokenService {
         `refresh_token is ${outcome === 'unknown' ? 'invalid' : outcome}`,
       );
     }
+    await this.revokeIfFamilyRevokedMeanwhile(family.id);
     await this.auditIssued(client, user.id, 'refresh_token', scope, employerId);
     return {
       access_token: access.token,
@@ -248,6 +249,23 @@ export class TokenService {
       expires_in: ACCESS_TOKEN_TTL_SECONDS,
       scope,
     };
+  }
+
+  /**
+   * A revocation of the family (a replayed older token, a replayed code, the revocation
+   * endpoint) may have run while this refresh stored its tokens: on PostgreSQL the two run side
+   * by side, and the revocation cannot see rows not committed yet. Whichever finishes last sees
+   * the other's work, so looking again after the commit and revoking what is left leaves
+   * nothing of a revoked family active. The answer stands, as if the revocation came a moment
+   * later.
+   */
+  private async revokeIfFamilyRevokedMeanwhile(familyId: string): Promise<void> {
+    const { tokens, clock } = this.deps;
+    const family = await tokens.findFamily(familyId);
+    if (family?.revoked_at == null) return;
+    // The family keeps its first revocation's reason; this call revokes its last access tokens.
+    await tokens.revokeFamily(familyId, family.revoked_reason ?? 'revoked', clock.now());
+    this.deps.verifier.forgetAll();
   }
 
   /**
