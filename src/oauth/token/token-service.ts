@@ -3,6 +3,7 @@ import type { components } from '../../../generated/openapi.js';
 import type { AccountStore } from '../../accounts/account-store.js';
 import type { AuditEntry, AuditLog } from '../../audit/audit-log.js';
 import type { Clock } from '../../clock.js';
+import { isForeignKeyViolation } from '../../db/errors.js';
 import type { AccessTokenRow, AppRow, AuthorizationCodeRow, UserRow } from '../../db/rows.js';
 import { randomToken, sha256Hex } from '../../security/random.js';
 import type { AuthorizationCodes } from '../authorization-codes.js';
@@ -66,8 +67,10 @@ export class TokenService {
       }
       throw error;
     }
-    const redeemed = await codes.redeem(request.code, (trx) =>
-      this.storeCodeTokens(new TokenStore(trx), client, code, prepared),
+    const redeemed = await this.storing(() =>
+      codes.redeem(request.code, (trx) =>
+        this.storeCodeTokens(new TokenStore(trx), client, code, prepared),
+      ),
     );
     // A concurrent exchange of the same code stored its tokens first: this one is a replay.
     if (!redeemed) throw await this.codeReplayed(code, client);
@@ -161,13 +164,15 @@ export class TokenService {
     const next = randomToken(32);
     const access = await this.signUserAccessToken(client, user, scope, employerId);
     const idToken = await this.idToken(client, user, family.scope, family.auth_time, null);
-    const outcome = await tokens.inTransaction(async (store) => {
-      const consumption = await store.consumeRefreshToken(tokenHash, clock.now());
-      if (consumption.outcome !== 'consumed') return consumption.outcome;
-      await store.insertRefreshToken(this.refreshRow(next, family.id, employerId));
-      await store.insertAccessToken({ ...access.record, refresh_family_id: family.id });
-      return 'consumed' as const;
-    });
+    const outcome = await this.storing(() =>
+      tokens.inTransaction(async (store) => {
+        const consumption = await store.consumeRefreshToken(tokenHash, clock.now());
+        if (consumption.outcome !== 'consumed') return consumption.outcome;
+        await store.insertRefreshToken(this.refreshRow(next, family.id, employerId));
+        await store.insertAccessToken({ ...access.record, refresh_family_id: family.id });
+        return 'consumed' as const;
+      }),
+    );
 
     if (outcome === 'reused') {
       throw await this.revokeAfterReplay(
@@ -230,18 +235,20 @@ export class TokenService {
       app_account: client.owner_user_id,
       ...(employerId && { emp: employerId }),
     });
-    await this.deps.tokens.insertAccessToken({
-      jti: signed.jti,
-      app_id: client.id,
-      user_id: null,
-      employer_id: employerId,
-      scope,
-      auth_code_hash: null,
-      refresh_family_id: null,
-      issued_at: signed.issuedAt,
-      expires_at: signed.expiresAt,
-      revoked_at: null,
-    });
+    await this.storing(() =>
+      this.deps.tokens.insertAccessToken({
+        jti: signed.jti,
+        app_id: client.id,
+        user_id: null,
+        employer_id: employerId,
+        scope,
+        auth_code_hash: null,
+        refresh_family_id: null,
+        issued_at: signed.issuedAt,
+        expires_at: signed.expiresAt,
+        revoked_at: null,
+      }),
+    );
     await this.auditIssued(client, null, 'client_credentials', scope, employerId);
     return {
       access_token: signed.token,
@@ -249,6 +256,24 @@ export class TokenService {
       expires_in: ACCESS_TOKEN_TTL_SECONDS,
       scope,
     };
+  }
+
+  /**
+   * Stores what a grant issued. The client was authenticated moments earlier; if its app has
+   * been deleted since (the console deletes apps, and their rows go with them), the rows that
+   * refer to it cannot be stored: for the client that is an app that no longer exists, the
+   * same answer it gets from then on, not a server error.
+   */
+  private async storing<T>(store: () => Promise<T>): Promise<T> {
+    try {
+      return await store();
+    } catch (error) {
+      if (!isForeignKeyViolation(error)) throw error;
+      throw new OAuthError(
+        'invalid_client',
+        'client authentication failed: the app no longer exists',
+      );
+    }
   }
 
   /**

@@ -1,0 +1,95 @@
+import assert from 'node:assert/strict';
+import { AccountStore } from '../../src/accounts/account-store.js';
+import { AppService } from '../../src/accounts/app-service.js';
+import { AppStore } from '../../src/accounts/app-store.js';
+import { AuditLog } from '../../src/audit/audit-log.js';
+import { systemClock } from '../../src/clock.js';
+import type { AppRow } from '../../src/db/rows.js';
+import { OAuthError } from '../../src/oauth/oauth-error.js';
+import { runConcurrently, tally } from '../support/concurrency.js';
+import { describeEachDialect } from '../support/databases.js';
+import { Gate, gatedTokenService, settle } from '../support/gated-token-service.js';
+import { silentLogger } from '../support/logger.js';
+import { createOAuthTenant } from '../support/oauth-fixtures.js';
+import { RAISED_RATE_LIMITS } from '../support/service-process.js';
+import { startTestService } from '../support/service.js';
+import { TokenRequests } from '../support/token-requests.js';
+
+const ROUNDS = 5;
+const REQUESTS = 40;
+
+/**
+ * The console deletes an app while it is requesting tokens. A request authenticated just before
+ * the deletion cannot store its token any more (the app's rows are gone): it must be told that
+ * the client no longer exists (401 invalid_client), like every request after it, never 500.
+ */
+describeEachDialect('reliability: app deletion during token requests', (database) => {
+  let service: Awaited<ReturnType<typeof startTestService>>;
+  let apps: AppService;
+
+  before(async () => {
+    service = await startTestService(database(), { env: RAISED_RATE_LIMITS });
+    const db = database().db;
+    apps = new AppService(
+      new AppStore(db),
+      new AccountStore(db),
+      systemClock,
+      new AuditLog(db, systemClock, silentLogger),
+    );
+  });
+  after(async () => {
+    await service?.stop();
+  });
+
+  it(`answers every one of ${REQUESTS} requests 200 or 401 around the deletion`, async () => {
+    const totals: Record<string, number> = {};
+    for (let round = 0; round < ROUNDS; round += 1) {
+      const tenant = await createOAuthTenant(database().db, systemClock, 'deleted');
+      const requests = new TokenRequests(service.url, tenant.app);
+      const deletion = (async () => {
+        await new Promise((resolve) => setTimeout(resolve, 10 + 10 * round));
+        await apps.deleteApp(tenant.user.id, tenant.app.client_id);
+      })();
+      const outcomes = await runConcurrently(REQUESTS, 8, () =>
+        requests.clientCredentials(tenant.employer.id),
+      );
+      await deletion;
+      const counted = tally(outcomes, (o) =>
+        o.status === 'fulfilled'
+          ? `${o.value.status} ${o.value.body.error ?? ''}`.trim()
+          : 'failed',
+      );
+      assert.equal(
+        (counted['200'] ?? 0) + (counted['401 invalid_client'] ?? 0),
+        REQUESTS,
+        JSON.stringify(counted),
+      );
+      for (const [answer, count] of Object.entries(counted))
+        totals[answer] = (totals[answer] ?? 0) + count;
+    }
+    console.log(`      answers over ${ROUNDS} deletions: ${JSON.stringify(totals)}`);
+  });
+
+  it('a client-credentials request whose app is deleted while it signs is invalid_client', async () => {
+    const db = database().db;
+    const tenant = await createOAuthTenant(db, systemClock, 'deleted-mid-request');
+    const client: AppRow = await db('apps').where({ id: tenant.app.id }).first();
+    const signing = new Gate();
+    const issuing = settle(
+      gatedTokenService(db, { signing }).clientCredentials(client, {
+        grant_type: 'client_credentials',
+        scope: 'employer_access',
+        employer: tenant.employer.id,
+      }),
+    );
+    await signing.reached;
+    await apps.deleteApp(tenant.user.id, tenant.app.client_id);
+    signing.open();
+    const outcome = await issuing;
+
+    assert.equal(outcome.status, 'rejected');
+    const error = (outcome as PromiseRejectedResult).reason;
+    assert.ok(error instanceof OAuthError && error.error === 'invalid_client', String(error));
+    assert.equal((await db('access_tokens').where({ app_id: client.id })).length, 0);
+  });
+});
