@@ -112,15 +112,22 @@ export class AccountService {
       const employer = await store.findEmployerById(input.employerId);
       if (!employer) throw new NotFoundError(`no employer with id ${input.employerId}`, 'employer');
       const user = await requireUser(store, input.email.trim());
-      if (await store.findMembership(user.id, employer.id)) {
-        throw new ConflictError(`${user.email} is already a member of ${employer.name}`, 'email');
+      const alreadyMember = () =>
+        new ConflictError(`${user.email} is already a member of ${employer.name}`, 'email');
+      if (await store.findMembership(user.id, employer.id)) throw alreadyMember();
+      try {
+        await store.insertMembership({
+          user_id: user.id,
+          employer_id: employer.id,
+          role,
+          created_at: this.clock.now(),
+        });
+      } catch (error) {
+        // Another request added the same member between our check and the insert (PostgreSQL
+        // runs the two transactions side by side).
+        if (isUniqueViolation(error)) throw alreadyMember();
+        throw error;
       }
-      await store.insertMembership({
-        user_id: user.id,
-        employer_id: employer.id,
-        role,
-        created_at: this.clock.now(),
-      });
       const members = await store.listMembersOfEmployer(employer.id);
       return {
         employer,
