@@ -56,6 +56,18 @@ const DOCUMENTS = {
       edges { cursor node { id startTime } } } }`,
 };
 
+/** The name each operation has in its document. */
+const OPERATION_NAMES: Record<keyof typeof DOCUMENTS, string> = {
+  createVirtualInterviewEvent: 'Create',
+  updateVirtualInterviewEvent: 'Update',
+  cancelVirtualInterviewEvent: 'Cancel',
+  virtualInterviewEvents: 'Events',
+  findVirtualInterviewEvents: 'Find',
+};
+
+/** Text that is valid but not plain ASCII. */
+const GOOD_TEXT = ['Onsite', '面接 😀', "O'Brien – “final” round", 'Ünïcödé\u00a0name'];
+
 /** One generated request to /graphql. */
 interface GraphQLCase {
   body: unknown;
@@ -165,19 +177,34 @@ describeEachDialect('fuzz: GraphQL gateway', (database) => {
       ),
     }) as fc.Arbitrary<GraphQLCase>;
 
-  const operation = (name: keyof typeof DOCUMENTS, variables: fc.Arbitrary<unknown>) =>
-    envelope(
+  /**
+   * Requests for one operation: mostly fuzzed variables in a fuzzed envelope, a quarter
+   * well-formed ones (when given) with the employer token, so that writes and reads run too.
+   */
+  const operation = (
+    name: keyof typeof DOCUMENTS,
+    fuzzed: fc.Arbitrary<unknown>,
+    wellFormed?: fc.Arbitrary<unknown>,
+  ): fc.Arbitrary<GraphQLCase> => {
+    const operationName = OPERATION_NAMES[name];
+    const fuzzedCase = envelope(
       fc.record({
         query: fc.constant(DOCUMENTS[name]),
-        variables,
+        variables: fuzzed,
         operationName: fc.constantFrom(
-          undefined,
-          null,
-          name.replace(/^./, (c) => c),
-          'Other',
+          ...[undefined, undefined, null, operationName, operationName, 'Other'],
         ),
       }),
     );
+    if (!wellFormed) return fuzzedCase;
+    const wellFormedCase = wellFormed.map((variables): GraphQLCase => ({
+      body: { query: DOCUMENTS[name], variables, operationName },
+      contentType: 'application/json',
+      accept: undefined,
+      bearer: 'employer',
+    }));
+    return fc.oneof({ weight: 3, arbitrary: fuzzedCase }, { weight: 1, arbitrary: wellFormedCase });
+  };
 
   const optional = <T>(arbitrary: fc.Arbitrary<T>) =>
     fc.option(around(arbitrary), { nil: undefined });
@@ -230,10 +257,42 @@ describeEachDialect('fuzz: GraphQL gateway', (database) => {
       countryCode: optional(aroundString('US', 'us', 'DE', 'ZZ')),
       mediaType: optional(aroundString('VIDEO', 'PHONE', 'CARRIER_PIGEON')),
     });
+    const wellFormedInput = fc.record(
+      {
+        title: fc.constantFrom(...GOOD_TEXT),
+        startTime: fc.constant('2027-01-04T09:00:00-05:00'),
+        endTime: fc.constantFrom('2027-01-04T10:00:00-05:00', '2027-01-04T15:00:00Z'),
+        timezone: fc.constantFrom('America/New_York', 'Asia/Kolkata'),
+        interviewers: fc.array(
+          fc.record({ email: fc.constantFrom('lee@example.com', 'sam@example.com') }),
+          { maxLength: 3 },
+        ),
+        interviewee: fc.record({
+          name: fc.constantFrom(...GOOD_TEXT),
+          email: fc.constant('casey@example.com'),
+        }),
+        requestMetadata: fc.record({ atsName: fc.constantFrom(...GOOD_TEXT) }),
+        languageCode: fc.constant('en'),
+      },
+      {
+        requiredKeys: [
+          'title',
+          'startTime',
+          'endTime',
+          'timezone',
+          'interviewers',
+          'requestMetadata',
+        ],
+      },
+    );
     await fuzz(
       tally,
       'createVirtualInterviewEvent',
-      operation('createVirtualInterviewEvent', around(fc.record({ input: around(input) }))),
+      operation(
+        'createVirtualInterviewEvent',
+        around(fc.record({ input: around(input) })),
+        fc.record({ input: wellFormedInput }),
+      ),
       send,
       verify,
     );
@@ -258,10 +317,34 @@ describeEachDialect('fuzz: GraphQL gateway', (database) => {
       },
       { requiredKeys: [] },
     );
+    const id = fc.constantFrom(...eventIds);
+    const wellFormedInput = fc.oneof(
+      fc.record({ setTitle: fc.record({ id, title: fc.constantFrom(...GOOD_TEXT) }) }),
+      fc.record({
+        setTimezone: fc.record({ id, timezone: fc.constantFrom('Europe/Paris', 'UTC') }),
+      }),
+      fc.record({
+        addInterviewers: fc.record({
+          id,
+          interviewers: fc.constant([{ email: 'kim@example.com' }]),
+        }),
+      }),
+      fc.record({
+        reschedule: fc.record({
+          id,
+          startTime: fc.constant('2027-01-05T09:00:00+01:00'),
+          endTime: fc.constant('2027-01-05T10:00:00+01:00'),
+        }),
+      }),
+    );
     await fuzz(
       tally,
       'updateVirtualInterviewEvent',
-      operation('updateVirtualInterviewEvent', around(fc.record({ input: around(input) }))),
+      operation(
+        'updateVirtualInterviewEvent',
+        around(fc.record({ input: around(input) })),
+        fc.record({ input: wellFormedInput }),
+      ),
       send,
       verify,
     );

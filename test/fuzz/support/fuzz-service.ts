@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { systemClock } from '../../../src/clock.js';
+import { ConsentStore } from '../../../src/oauth/authorize/consent-store.js';
+import { BrowserSessions, SESSION_COOKIE } from '../../../src/sessions/sessions.js';
 import type { TestDatabase } from '../../support/databases.js';
 import {
   REDIRECT_URI,
@@ -16,19 +19,30 @@ const UNTHROTTLED = {
   RATE_LIMIT_SIGN_IN_MAX: '100000000',
 };
 
-export interface FuzzService {
-  url: string;
-  tenant: OAuthTenant;
+/** One of each kind of token, issued together. */
+export interface TokenSet {
   /** Client-credentials access token scoped to the tenant's employer. */
   employerToken: string;
   /** Client-credentials access token without an employer. */
   appToken: string;
   /** Authorization-code access token of the tenant's user (employer-scoped). */
   userToken: string;
-  /** A refresh token of the tenant's user, still valid when the suite starts. */
+  /** The refresh token issued with userToken. */
   refreshToken: string;
+}
+
+export interface FuzzService extends TokenSet {
+  url: string;
+  tenant: OAuthTenant;
+  /** A new set of tokens, for a target whose requests may revoke or use up the previous ones. */
+  freshTokens(): Promise<TokenSet>;
   /** A fresh, unused authorization code for the tenant's confidential app. */
   newCode(): Promise<string>;
+  /**
+   * The Cookie header of a browser signed in as the tenant's user, who has consented to both
+   * apps for `scopeSets`, so authorization requests get as far as issuing codes.
+   */
+  signedInBrowser(scopeSets: string[]): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -39,29 +53,52 @@ export async function startFuzzService(database: TestDatabase): Promise<FuzzServ
   const newCode = () =>
     issueCode(database.db, systemClock, { app_id: tenant.app.id, user_id: tenant.user.id });
   const client = basic(tenant.app.client_id, tenant.app.secret);
-  const employerToken = await issueToken(service.url, client, {
-    grant_type: 'client_credentials',
-    scope: 'employer_access',
-    employer: tenant.employer.id,
-  });
-  const appToken = await issueToken(service.url, client, {
-    grant_type: 'client_credentials',
-    scope: 'employer_access',
-  });
-  const exchanged = await requestTokens(service.url, client, {
-    grant_type: 'authorization_code',
-    code: await newCode(),
-    redirect_uri: REDIRECT_URI,
-    employer: tenant.employer.id,
-  });
+  const freshTokens = async (): Promise<TokenSet> => {
+    const employerToken = await issueToken(service.url, client, {
+      grant_type: 'client_credentials',
+      scope: 'employer_access',
+      employer: tenant.employer.id,
+    });
+    const appToken = await issueToken(service.url, client, {
+      grant_type: 'client_credentials',
+      scope: 'employer_access',
+    });
+    const exchanged = await requestTokens(service.url, client, {
+      grant_type: 'authorization_code',
+      code: await newCode(),
+      redirect_uri: REDIRECT_URI,
+      employer: tenant.employer.id,
+    });
+    return {
+      employerToken,
+      appToken,
+      userToken: exchanged.access_token,
+      refreshToken: exchanged.refresh_token!,
+    };
+  };
+  const signedInBrowser = async (scopeSets: string[]): Promise<string> => {
+    const consents = new ConsentStore(database.db);
+    for (const app of [tenant.app, tenant.publicApp]) {
+      for (const scopeSet of scopeSets) {
+        await consents.remember({
+          id: randomUUID(),
+          user_id: tenant.user.id,
+          app_id: app.id,
+          scope_set: scopeSet,
+          granted_at: Date.now(),
+        });
+      }
+    }
+    const sessions = new BrowserSessions(database.db, systemClock, { secure: false });
+    return `${SESSION_COOKIE}=${(await sessions.create(tenant.user.id)).id}`;
+  };
   return {
+    ...(await freshTokens()),
     url: service.url,
     tenant,
-    employerToken,
-    appToken,
-    userToken: exchanged.access_token,
-    refreshToken: exchanged.refresh_token!,
+    freshTokens,
     newCode,
+    signedInBrowser,
     stop: () => service.stop(),
   };
 }
