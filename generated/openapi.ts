@@ -800,8 +800,9 @@ export interface components {
             content?: never;
         };
         /**
-         * @description HTML error page for a request that cannot be answered with a redirect: a missing or unknown
-         *     `client_id`, or a `redirect_uri` that is missing, malformed or not registered for the app.
+         * @description HTML error page for a request that cannot be answered with a redirect: a missing, malformed
+         *     or unknown `client_id`, or a `redirect_uri` that is missing, malformed or not registered for
+         *     the app.
          */
         AuthorizationErrorPage: {
             headers: {

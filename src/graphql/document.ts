@@ -93,8 +93,8 @@ export class DocumentCache {
 
 /**
  * Parses and validates a query, tagging failures with GRAPHQL_PARSE_FAILED (the token and
- * nesting limits included, which keep the parser within its means) or GRAPHQL_VALIDATION_FAILED, so that clients can tell a
- * malformed document from a bad input.
+ * nesting limits included, which keep the parser within its means) or
+ * GRAPHQL_VALIDATION_FAILED, so that clients can tell a malformed document from a bad input.
  */
 export function prepareDocument(
   schema: GraphQLSchema,
