@@ -52,10 +52,9 @@ export class TokenRevocation {
     const row = await this.tokens.findRefreshToken(sha256Hex(token));
     const family = row && (await this.tokens.findFamily(row.family_id));
     if (!family || family.app_id !== client.id) return undefined;
-    const accessTokens = await this.tokens.revokeFamily(
-      family.id,
-      'revoked_by_client',
-      this.clock.now(),
+    // One transaction: the family and its access tokens are revoked together or not at all.
+    const accessTokens = await this.tokens.inTransaction((store) =>
+      store.revokeFamily(family.id, 'revoked_by_client', this.clock.now()),
     );
     return { kind: 'refresh_token', familyId: family.id, revokedAccessTokens: accessTokens.length };
   }

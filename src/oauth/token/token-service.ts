@@ -135,7 +135,9 @@ export class TokenService {
   private codeReplayed(code: AuthorizationCodeRow, client: AppRow): Promise<OAuthError> {
     return this.revokeAfterReplay(
       () =>
-        this.deps.tokens.revokeIssuedFromCode(code.code_hash, 'code_replay', this.deps.clock.now()),
+        this.deps.tokens.inTransaction((store) =>
+          store.revokeIssuedFromCode(code.code_hash, 'code_replay', this.deps.clock.now()),
+        ),
       {
         type: 'code.replayed',
         actorUserId: code.user_id,
@@ -166,6 +168,7 @@ export class TokenService {
     const idToken = await this.idToken(client, user, family.scope, family.auth_time, null);
     const outcome = await this.storing(() =>
       tokens.inTransaction(async (store) => {
+        await store.lockFamily(family.id);
         const consumption = await store.consumeRefreshToken(tokenHash, clock.now());
         if (consumption.outcome !== 'consumed') return consumption.outcome;
         await store.insertRefreshToken(this.refreshRow(next, family.id, employerId));
@@ -176,7 +179,10 @@ export class TokenService {
 
     if (outcome === 'reused') {
       throw await this.revokeAfterReplay(
-        () => tokens.revokeFamily(family.id, 'refresh_token_reuse', clock.now()),
+        () =>
+          tokens.inTransaction((store) =>
+            store.revokeFamily(family.id, 'refresh_token_reuse', clock.now()),
+          ),
         {
           type: 'refresh_token.reused',
           actorUserId: user.id,
@@ -192,7 +198,6 @@ export class TokenService {
         `refresh_token is ${outcome === 'unknown' ? 'invalid' : outcome}`,
       );
     }
-    await this.revokeIfFamilyRevokedMeanwhile(family.id);
     await this.auditIssued(client, user.id, 'refresh_token', scope, employerId);
     return {
       access_token: access.token,
@@ -277,25 +282,10 @@ export class TokenService {
   }
 
   /**
-   * A revocation of the family (a replayed older token, a replayed code, the revocation
-   * endpoint) may have run while this refresh stored its tokens: on PostgreSQL the two run side
-   * by side, and the revocation cannot see rows not committed yet. Whichever finishes last sees
-   * the other's work, so looking again after the commit and revoking what is left leaves
-   * nothing of a revoked family active. The answer stands, as if the revocation came a moment
-   * later.
-   */
-  private async revokeIfFamilyRevokedMeanwhile(familyId: string): Promise<void> {
-    const { tokens, clock } = this.deps;
-    const family = await tokens.findFamily(familyId);
-    if (family?.revoked_at == null) return;
-    // The family keeps its first revocation's reason; this call revokes its last access tokens.
-    await tokens.revokeFamily(familyId, family.revoked_reason ?? 'revoked', clock.now());
-    this.deps.verifier.forgetAll();
-  }
-
-  /**
    * A used code or refresh token came back: it may have been stolen, so everything issued from
    * it is revoked (and forgotten by this process's verifier cache) before the request is refused.
+   * `revoke` runs in one transaction: a family marked revoked with its access tokens still
+   * working would stay that way, since a revoked family is never revoked again.
    */
   private async revokeAfterReplay(
     revoke: () => Promise<string[]>,

@@ -49,6 +49,19 @@ export class TokenStore {
   }
 
   /**
+   * Holds a family against revocation until the transaction ends, so that a refresh and a
+   * revocation of the same family happen one after the other: a revocation that starts first
+   * is seen by the refresh, one that starts later sees the refresh's tokens. PostgreSQL takes a
+   * share lock on the row (which revokeFamily's update waits for); SQLite's one writer already
+   * runs write transactions one after another.
+   */
+  async lockFamily(id: string): Promise<void> {
+    if (this.db.client.config.client === 'pg') {
+      await this.db('refresh_token_families').where({ id }).forShare().first('id');
+    }
+  }
+
+  /**
    * Marks a refresh token used in one conditional UPDATE (unused, unexpired, family not
    * revoked), so that of two concurrent refreshes with one token exactly one succeeds.
    */
