@@ -6,7 +6,7 @@ import type {
 } from '../../generated/graphql.js';
 import type { AccountStore } from '../accounts/account-store.js';
 import type { Clock } from '../clock.js';
-import { isUniqueViolation } from '../db/errors.js';
+import { isForeignKeyViolation, isUniqueViolation } from '../db/errors.js';
 import type { EventRow, EventStatus, IntervieweeRow, InterviewerRow } from '../db/rows.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import type { SecretBox } from '../security/secret-box.js';
@@ -24,6 +24,17 @@ import { optionalText, requiredText } from './rules/text.js';
 export interface Scheduler {
   userId: string;
   appId: string;
+}
+
+/**
+ * The app, account or employer a token acts for no longer exists, though the token was
+ * accepted moments ago: the caller is no longer who it was, not a caller with bad input.
+ */
+export class SchedulerGoneError extends Error {
+  constructor() {
+    super('the app or account this access token acts for no longer exists');
+    this.name = 'SchedulerGoneError';
+  }
 }
 
 const TITLE_MAX = 500;
@@ -78,7 +89,7 @@ export class InterviewScheduler {
       ? intervieweeFields(input.interviewee, 'input.interviewee')
       : undefined;
     const creator = await this.accounts.findUserById(scheduler.userId);
-    if (!creator) throw new Error(`scheduling account ${scheduler.userId} does not exist`);
+    if (!creator) throw new SchedulerGoneError();
     const creatorEmail = creator.email.toLowerCase();
     const invited = newInvitations(
       input.interviewers,
@@ -131,15 +142,22 @@ export class InterviewScheduler {
       created_at: now,
     }));
 
-    await this.events.inTransaction(async (store) => {
-      await store.insertEvent(event);
-      await store.insertInterviewers(interviewers);
-      await store.insertLobbyTokens([
-        mintLobbyToken(this.lobbyTokenBox, 'landing', event.id, null, now),
-        mintLobbyToken(this.lobbyTokenBox, 'interviewer', event.id, null, now),
-      ]);
-      if (interviewee) await this.addInterviewee(store, event.id, interviewee, now);
-    });
+    try {
+      await this.events.inTransaction(async (store) => {
+        await store.insertEvent(event);
+        await store.insertInterviewers(interviewers);
+        await store.insertLobbyTokens([
+          mintLobbyToken(this.lobbyTokenBox, 'landing', event.id, null, now),
+          mintLobbyToken(this.lobbyTokenBox, 'interviewer', event.id, null, now),
+        ]);
+        if (interviewee) await this.addInterviewee(store, event.id, interviewee, now);
+      });
+    } catch (error) {
+      // The app, account or employer the event hangs from was deleted after the token was
+      // checked (a verified token may be trusted for a few seconds): nothing can refer to it.
+      if (isForeignKeyViolation(error)) throw new SchedulerGoneError();
+      throw error;
+    }
     return event;
   }
 

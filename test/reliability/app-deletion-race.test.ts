@@ -9,6 +9,7 @@ import { OAuthError } from '../../src/oauth/oauth-error.js';
 import { runConcurrently, tally } from '../support/concurrency.js';
 import { describeEachDialect } from '../support/databases.js';
 import { Gate, gatedTokenService, settle } from '../support/gated-token-service.js';
+import { InterviewRequests, outcomeCode } from '../support/interview-requests.js';
 import { silentLogger } from '../support/logger.js';
 import { createOAuthTenant } from '../support/oauth-fixtures.js';
 import { RAISED_RATE_LIMITS } from '../support/service-process.js';
@@ -19,7 +20,7 @@ const ROUNDS = 5;
 const REQUESTS = 40;
 
 /**
- * The console deletes an app while it is requesting tokens. A request authenticated just before
+ * The console deletes an app while it is requesting tokens, or while a token of it is trusted. A request authenticated just before
  * the deletion cannot store its token any more (the app's rows are gone): it must be told that
  * the client no longer exists (401 invalid_client), like every request after it, never 500.
  */
@@ -28,7 +29,11 @@ describeEachDialect('reliability: app deletion during token requests', (database
   let apps: AppService;
 
   before(async () => {
-    service = await startTestService(database(), { env: RAISED_RATE_LIMITS });
+    // Verified tokens trusted for 10 s: long enough that the last test's token is still trusted
+    // when its app is deleted behind this process's back.
+    service = await startTestService(database(), {
+      env: { ...RAISED_RATE_LIMITS, TOKEN_VERIFICATION_CACHE_MS: '10000' },
+    });
     const db = database().db;
     apps = new AppService(
       new AppStore(db),
@@ -91,5 +96,22 @@ describeEachDialect('reliability: app deletion during token requests', (database
     const error = (outcome as PromiseRejectedResult).reason;
     assert.ok(error instanceof OAuthError && error.error === 'invalid_client', String(error));
     assert.equal((await db('access_tokens').where({ app_id: client.id })).length, 0);
+  });
+
+  it('an event created with a token whose app was deleted elsewhere is UNAUTHENTICATED', async () => {
+    const tenant = await createOAuthTenant(database().db, systemClock, 'deleted-elsewhere');
+    const issued = await new TokenRequests(service.url, tenant.app).clientCredentials(
+      tenant.employer.id,
+    );
+    const api = new InterviewRequests(service.url, issued.body.access_token);
+    assert.equal(outcomeCode(await api.create({ interviewers: [] })), 'ok');
+    // Another process (or the CLI) deletes the app: this process still trusts the token a while.
+    await apps.deleteApp(tenant.user.id, tenant.app.client_id);
+    const refused = await api.create({ interviewers: [] });
+    assert.equal(outcomeCode(refused), 'UNAUTHENTICATED', JSON.stringify(refused.errors));
+    assert.equal(
+      (await database().db('interview_events').where({ created_by_app_id: tenant.app.id })).length,
+      0,
+    );
   });
 });

@@ -1,17 +1,25 @@
+import { GraphQLError } from 'graphql';
 import type { MutationResolvers } from '../../../generated/graphql.js';
 import type { Principal } from '../../oauth/principal.js';
-import type { Scheduler } from '../interview-scheduler.js';
+import { SchedulerGoneError, type Scheduler } from '../interview-scheduler.js';
 import { requireEmployer } from './employer-scope.js';
 
 export const Mutation: MutationResolvers = {
   createVirtualInterviewEvent: async (_root, { input }, context) => {
     const employerId = requireEmployer(context);
-    const event = await context.interviews.scheduler.create(
-      employerId,
-      schedulerOf(context.principal),
-      input,
-    );
-    return { event };
+    try {
+      const event = await context.interviews.scheduler.create(
+        employerId,
+        schedulerOf(context.principal),
+        input,
+      );
+      return { event };
+    } catch (error) {
+      if (!(error instanceof SchedulerGoneError)) throw error;
+      throw new GraphQLError(`The access token is no longer valid: ${error.message}`, {
+        extensions: { code: 'UNAUTHENTICATED' },
+      });
+    }
   },
   updateVirtualInterviewEvent: async (_root, { input }, context) => ({
     event: await context.interviews.scheduler.update(requireEmployer(context), input),
