@@ -11,6 +11,7 @@ declare module 'knex/lib/dialects/sqlite3/execution/sqlite-transaction.js' {
   class Transaction_Sqlite {
     constructor(client: Knex.Client, ...args: unknown[]);
     client: Knex.Client & { transacting?: boolean };
+    readOnly?: boolean;
     trxClient: { query(connection: unknown, sql: string): Promise<unknown> };
     begin(connection: unknown): Promise<unknown>;
     acquireConnection<T>(

@@ -9,7 +9,8 @@ import type { Logger } from 'pino';
  *
  * - `BEGIN IMMEDIATE` instead of `BEGIN`: the write lock is taken at the start, so a transaction
  *   that reads and then writes never fails half-way with SQLITE_BUSY because another process
- *   (the CLI, a second server) wrote in between; it waits up to the busy timeout instead.
+ *   (the CLI, a second server) wrote in between; it waits up to the busy timeout instead. A
+ *   transaction declared `readOnly` begins deferred: it reads one snapshot and blocks nobody.
  * - A connection found inside a transaction it did not start (something issued BEGIN or
  *   SAVEPOINT and never ended it) is logged as an error and rolled back before the new
  *   transaction begins. Left alone, every later BEGIN fails and every single-statement write
@@ -22,8 +23,9 @@ import type { Logger } from 'pino';
 export function sqliteClientClass(logger: Logger): typeof Client_SQLite3 {
   class WriterTransaction extends Transaction_Sqlite {
     override async begin(connection: unknown): Promise<void> {
+      const begin = this.readOnly ? 'BEGIN DEFERRED;' : 'BEGIN IMMEDIATE;';
       try {
-        await this.trxClient.query(connection, 'BEGIN IMMEDIATE;');
+        await this.trxClient.query(connection, begin);
       } catch (error) {
         if (!isNestedBegin(error)) throw error;
         logger.error(
@@ -31,7 +33,7 @@ export function sqliteClientClass(logger: Logger): typeof Client_SQLite3 {
             'Writes made in it since are lost; this is a bug in whatever opened it.',
         );
         await this.trxClient.query(connection, 'ROLLBACK;');
-        await this.trxClient.query(connection, 'BEGIN IMMEDIATE;');
+        await this.trxClient.query(connection, begin);
       }
     }
 

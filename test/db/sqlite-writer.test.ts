@@ -133,4 +133,40 @@ describe('SQLite writer: one way to run a transaction', () => {
     }
     assert.equal((await rowsAfterRestart('parents')).length, 40);
   });
+
+  it('a read-only transaction reads one snapshot and holds no write lock', async () => {
+    const second = openDatabase(
+      { client: 'sqlite', filename: join(directory, 'db.sqlite') },
+      createLogger('silent'),
+    );
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let reading = () => {};
+    const started = new Promise<void>((resolve) => (reading = resolve));
+    try {
+      const reader = db.transaction(
+        async (trx) => {
+          const before = await trx('parents').count({ n: '*' });
+          reading();
+          await released;
+          return [before, await trx('parents').count({ n: '*' })];
+        },
+        { readOnly: true },
+      );
+      await started;
+      // Another process writes while the snapshot is open: no wait for a lock.
+      const wrote = await Promise.race([
+        second('parents')
+          .insert({ id: 1 })
+          .then(() => 'written'),
+        new Promise((resolve) => setTimeout(() => resolve('blocked'), 2000)),
+      ]);
+      assert.equal(wrote, 'written');
+      release();
+      assert.deepEqual(await reader, [[{ n: 0 }], [{ n: 0 }]], 'the snapshot stays as it began');
+    } finally {
+      release();
+      await second.destroy();
+    }
+  });
 });

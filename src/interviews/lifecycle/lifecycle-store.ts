@@ -36,12 +36,15 @@ export class LifecycleStore {
 
   /**
    * Reads that must agree with each other (a page's view): one snapshot of the database, on
-   * PostgreSQL by a repeatable-read transaction, on SQLite by any transaction (WAL snapshots).
+   * PostgreSQL by a repeatable-read transaction, on SQLite by a deferred one (a WAL snapshot
+   * that takes no write lock).
    */
   readSnapshot<T>(work: (store: LifecycleStore) => Promise<T>): Promise<T> {
     return this.db.transaction(
       (trx) => work(new LifecycleStore(trx)),
-      this.isPostgres() ? { isolationLevel: 'repeatable read', readOnly: true } : {},
+      this.isPostgres()
+        ? { isolationLevel: 'repeatable read', readOnly: true }
+        : { readOnly: true },
     );
   }
 
