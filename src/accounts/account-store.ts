@@ -1,7 +1,5 @@
-import type { Knex } from 'knex';
 import type { EmployerRow, MembershipRole, MembershipRow, UserRow } from '../db/rows.js';
-
-type Executor = Knex | Knex.Transaction;
+import { Store } from '../db/store.js';
 
 export interface EmployerMembership {
   employer: EmployerRow;
@@ -9,14 +7,7 @@ export interface EmployerMembership {
 }
 
 /** SQL for users, employers and memberships. */
-export class AccountStore {
-  constructor(private readonly db: Executor) {}
-
-  /** Runs `work` in one transaction with a store bound to it. */
-  inTransaction<T>(work: (store: AccountStore) => Promise<T>): Promise<T> {
-    return this.db.transaction((trx) => work(new AccountStore(trx)));
-  }
-
+export class AccountStore extends Store {
   async insertUser(user: UserRow): Promise<void> {
     await this.db('users').insert(user);
   }

@@ -1,7 +1,5 @@
-import type { Knex } from 'knex';
 import type { AppRedirectUriRow, AppRow } from '../db/rows.js';
-
-type Executor = Knex | Knex.Transaction;
+import { Store } from '../db/store.js';
 
 export interface AppWithRedirectUris extends AppRow {
   redirect_uris: string[];
@@ -9,14 +7,7 @@ export interface AppWithRedirectUris extends AppRow {
 }
 
 /** SQL for partner apps and their registered redirect URIs. */
-export class AppStore {
-  constructor(private readonly db: Executor) {}
-
-  /** Runs `work` in one transaction with a store bound to it; `trx` lets others join it. */
-  inTransaction<T>(work: (store: AppStore, trx: Knex.Transaction) => Promise<T>): Promise<T> {
-    return this.db.transaction((trx) => work(new AppStore(trx), trx));
-  }
-
+export class AppStore extends Store {
   async insertApp(app: AppRow): Promise<void> {
     await this.db('apps').insert(app);
   }

@@ -1,8 +1,10 @@
-import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
+import type { Database } from '../db/database.js';
 import type { AuditEventRow } from '../db/rows.js';
+import type { Transaction } from '../db/transactions.js';
 import { currentRequestId } from '../logging.js';
+import { AuditStore } from './audit-store.js';
 
 export type AuditEventType =
   | 'sign_in.succeeded'
@@ -31,14 +33,19 @@ export interface AuditEntry {
 
 /** Append-only record of security-relevant events, in the audit_events table. */
 export class AuditLog {
+  private readonly store: AuditStore;
+
   constructor(
-    private readonly db: Knex,
+    db: Database,
     private readonly clock: Clock,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.store = new AuditStore(db);
+  }
 
-  async record(entry: AuditEntry, executor: Knex | Knex.Transaction = this.db): Promise<void> {
-    await executor('audit_events').insert({
+  /** Appends an entry; given a transaction, the entry commits (or rolls back) with it. */
+  async record(entry: AuditEntry, tx?: Transaction): Promise<void> {
+    await (tx ? this.store.on(tx) : this.store).insert({
       occurred_at: this.clock.now(),
       type: entry.type,
       actor_user_id: entry.actorUserId ?? null,
@@ -56,12 +63,6 @@ export class AuditLog {
 
   /** The latest events about one app, newest first. */
   recentForApp(appId: string, limit: number): Promise<AuditEventRow[]> {
-    return this.db('audit_events')
-      .where({ app_id: appId })
-      .orderBy([
-        { column: 'occurred_at', order: 'desc' },
-        { column: 'id', order: 'desc' },
-      ])
-      .limit(limit);
+    return this.store.recentForApp(appId, limit);
   }
 }

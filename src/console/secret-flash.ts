@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { Database } from '../db/database.js';
 import type { SecretBox } from '../security/secret-box.js';
+import { SecretRevealStore } from './secret-reveal-store.js';
 
 /** How long a new secret waits for its one display. */
 export const SECRET_FLASH_TTL_MS = 5 * 60 * 1000;
@@ -11,38 +12,35 @@ export const SECRET_FLASH_TTL_MS = 5 * 60 * 1000;
  * app, so any process can serve that page; it is handed out once and expires after minutes.
  */
 export class SecretFlash {
+  private readonly store: SecretRevealStore;
+
   constructor(
-    private readonly db: Database,
+    db: Database,
     private readonly box: SecretBox,
     private readonly clock: Clock,
     private readonly ttlMs = SECRET_FLASH_TTL_MS,
-  ) {}
+  ) {
+    this.store = new SecretRevealStore(db);
+  }
 
   async put(sessionIdHash: string, clientId: string, secret: string): Promise<void> {
     const now = this.clock.now();
-    await this.db('secret_reveals').where('expires_at', '<=', now).delete();
-    await this.db('secret_reveals')
-      .insert({
-        session_id_hash: sessionIdHash,
-        client_id: clientId,
-        secret_encrypted: this.box.seal(secret),
-        expires_at: now + this.ttlMs,
-      })
-      .onConflict(['session_id_hash', 'client_id'])
-      .merge();
+    await this.store.purgeExpired(now);
+    await this.store.put({
+      session_id_hash: sessionIdHash,
+      client_id: clientId,
+      secret_encrypted: this.box.seal(secret),
+      expires_at: now + this.ttlMs,
+    });
   }
 
   /** The secret waiting for this session and app, removed as it is read (only one reader wins). */
   async take(sessionIdHash: string, clientId: string): Promise<string | undefined> {
     const key = { session_id_hash: sessionIdHash, client_id: clientId };
-    const row: { secret_encrypted: string; expires_at: number } | undefined = await this.db(
-      'secret_reveals',
-    )
-      .where(key)
-      .first('secret_encrypted', 'expires_at');
+    const row = await this.store.find(key);
     if (!row) return undefined;
-    const removed = await this.db('secret_reveals').where(key).delete();
-    if (removed !== 1 || row.expires_at <= this.clock.now()) return undefined;
+    const removed = await this.store.delete(key);
+    if (!removed || row.expires_at <= this.clock.now()) return undefined;
     return this.box.open(row.secret_encrypted);
   }
 }

@@ -1,76 +1,35 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import knex, { type Knex } from 'knex';
-import pg from 'pg';
 import type { Logger } from 'pino';
 import type { DatabaseConfig } from '../config.js';
-import { sqliteClientClass } from './sqlite-client.js';
-
-// BIGINT (int8) columns hold epoch milliseconds; they fit a JS number exactly, so read them as
-// numbers rather than pg's default strings.
-pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+import { dialectFor } from './dialects/index.js';
+import { inTransaction } from './transactions.js';
 
 export type Database = Knex;
 
-/** How long a SQLite writer waits for another process's write lock before failing. */
-const SQLITE_BUSY_TIMEOUT_MS = 5000;
-
 /**
- * Opens the embedded SQLite file (the default) or PostgreSQL.
+ * Opens the database the configuration names: the embedded SQLite file (the default) or
+ * PostgreSQL. How each engine is opened, and everything else that differs between them, is its
+ * dialect's (src/db/dialects/).
  *
- * Storage discipline (DESIGN §7), the same on both databases:
- * - A change of more than one statement runs in `db.transaction(...)`, and only there: it
- *   commits whole or rolls back whole. A single statement may run on its own (it is atomic).
- * - Nothing else opens transactions on our connections: no third-party store gets the handle.
+ * Storage discipline (DESIGN §7), the same on every engine:
+ * - A change of more than one statement runs in one transaction, begun by the one helper of
+ *   src/db/transactions.ts (through a store: `store.inTransaction((store, tx) => ...)`), and
+ *   only there: it commits whole or rolls back whole. A single statement may run on its own (it
+ *   is atomic).
+ * - Only stores (and migrations) build queries, and nothing else opens transactions on our
+ *   connections: no third-party store gets the handle.
  * - On SQLite the pool holds one connection, so this process has one writer and its
- *   transactions take turns; `db.transaction` begins them IMMEDIATE and never hands the
- *   connection back inside one (see sqlite-client.ts). Other processes on the same file (the
- *   CLI, a second server) wait for the write lock up to the busy timeout.
- *
- * Durability: SQLite runs in WAL mode. With `synchronous = NORMAL` a committed transaction is
- * in the WAL file before COMMIT returns, so it survives SIGKILL of the process; only an OS
- * crash or power loss can drop the last commits. `SQLITE_SYNCHRONOUS=FULL` also syncs the WAL
- * on every commit, which survives those too at the cost of an fsync per commit. PostgreSQL
- * commits durably by default (`synchronous_commit = on`).
+ *   transactions take turns; they begin IMMEDIATE, read snapshots DEFERRED, and the connection
+ *   never goes back to the pool inside one (src/db/dialects/sqlite-client.ts). Other processes
+ *   on the same file (the CLI, a second server) wait for the write lock up to the busy timeout.
  */
 export function openDatabase(config: DatabaseConfig, logger: Logger): Database {
-  if (config.client === 'postgres') {
-    return knex({
-      client: 'pg',
-      connection: config.connectionString,
-      searchPath: config.searchPath ? [config.searchPath] : undefined,
-      pool: { min: 0, max: config.poolMax },
-    });
-  }
-  if (config.filename !== ':memory:') mkdirSync(dirname(config.filename), { recursive: true });
-  return knex({
-    client: sqliteClientClass(logger),
-    connection: { filename: config.filename },
-    useNullAsDefault: true,
-    pool: {
-      min: 1,
-      max: 1,
-      afterCreate(connection: SqliteConnection, done: (error: Error | null) => void) {
-        connection.exec(
-          [
-            'PRAGMA journal_mode = WAL',
-            'PRAGMA foreign_keys = ON',
-            `PRAGMA busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`,
-            `PRAGMA synchronous = ${config.synchronous ?? 'NORMAL'}`,
-          ].join(';'),
-          (error) => done(error),
-        );
-      },
-    },
-  });
+  return knex(dialectFor(config).knexConfig(config, logger));
 }
 
-interface SqliteConnection {
-  exec(sql: string, callback: (error: Error | null) => void): void;
-}
-
-export function isPostgres(db: Database): boolean {
-  return db.client.config.client === 'pg';
+/** The directory that holds the database's files (an embedded engine's); else undefined. */
+export function databaseDirectory(config: DatabaseConfig): string | undefined {
+  return dialectFor(config).dataDirectory(config);
 }
 
 /**
@@ -79,8 +38,8 @@ export function isPostgres(db: Database): boolean {
  * for good, a full disk, a read-only replica) fails it.
  */
 export async function checkWritable(db: Database, now: number): Promise<void> {
-  await db.transaction(async (trx) => {
-    await trx('service_probes')
+  await inTransaction(db, async (tx) => {
+    await tx('service_probes')
       .insert({ name: 'readiness', checked_at: now })
       .onConflict('name')
       .merge(['checked_at']);

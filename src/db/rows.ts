@@ -155,6 +155,14 @@ export interface RateLimitWindowRow {
   resets_at: EpochMs;
 }
 
+/** A new client secret waiting, sealed, for its one display on the console. */
+export interface SecretRevealRow {
+  session_id_hash: string;
+  client_id: string;
+  secret_encrypted: string;
+  expires_at: EpochMs;
+}
+
 export interface AuditEventRow {
   id: number;
   occurred_at: EpochMs;

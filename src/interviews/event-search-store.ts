@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { EventRow } from '../db/rows.js';
+import { Store } from '../db/store.js';
 import type { EventFilters, InstantRange } from './event-filter.js';
 import type { EventOrder, EventPosition } from './event-sort.js';
 
@@ -17,9 +18,7 @@ export interface EventPageQuery {
  * column of each `interview_events_employer_*` index, so it only ever reads one employer's
  * events, and pages are cut by key comparison (keyset), never by OFFSET.
  */
-export class EventSearchStore {
-  constructor(private readonly db: Knex) {}
-
+export class EventSearchStore extends Store {
   /** How many events pass the filters, whatever the page. */
   async count(employerId: string, filters: EventFilters): Promise<number> {
     const [row] = await this.matching(employerId, filters).count({ count: '*' });

@@ -1,14 +1,8 @@
-import type { Knex } from 'knex';
 import type { EventRow, IntervieweeRow, InterviewerRow, LobbyTokenRow } from '../db/rows.js';
+import { Store } from '../db/store.js';
 
 /** SQL for the Interview API's writes. Use inside `inTransaction` so each mutation is atomic. */
-export class EventWriteStore {
-  constructor(private readonly db: Knex | Knex.Transaction) {}
-
-  inTransaction<T>(work: (store: EventWriteStore) => Promise<T>): Promise<T> {
-    return this.db.transaction((trx) => work(new EventWriteStore(trx)));
-  }
-
+export class EventWriteStore extends Store {
   async insertEvent(row: EventRow): Promise<void> {
     await this.db('interview_events').insert(row);
   }
@@ -25,14 +19,11 @@ export class EventWriteStore {
     if (rows.length) await this.db('lobby_tokens').insert(rows);
   }
 
-  /**
-   * The employer's event, locked against concurrent writers until the transaction ends
-   * (PostgreSQL row lock; SQLite already serialises write transactions).
-   */
+  /** The employer's event, locked against concurrent writers until the transaction ends. */
   async findEventForUpdate(employerId: string, id: string): Promise<EventRow | undefined> {
-    const query = this.db('interview_events').where({ id, employer_id: employerId }).first();
-    if (this.db.client.config.client === 'pg') query.forUpdate();
-    return query;
+    return this.forUpdate(
+      this.db('interview_events').where({ id, employer_id: employerId }).first(),
+    );
   }
 
   async findEvent(id: string): Promise<EventRow> {

@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import { Store } from '../db/store.js';
 import type {
   EventRow,
   InterviewOutcomeRow,
@@ -12,9 +12,7 @@ import type {
  * Batched reads behind the Interview API's nested fields: each method takes many parent ids and
  * answers with one query, so a page of events costs the same number of queries whatever its size.
  */
-export class InterviewReadStore {
-  constructor(private readonly db: Knex | Knex.Transaction) {}
-
+export class InterviewReadStore extends Store {
   eventsByIds(ids: readonly string[]): Promise<EventRow[]> {
     return this.db('interview_events').whereIn('id', ids);
   }

@@ -1,7 +1,11 @@
-import type { Knex } from 'knex';
 import type { Clock } from '../clock.js';
+import type { Database } from '../db/database.js';
 import type { AuthorizationCodeRow } from '../db/rows.js';
+import type { Transaction } from '../db/transactions.js';
 import { randomToken, sha256Hex } from '../security/random.js';
+import { AuthorizationCodeStore, type ConsumedCode } from './authorization-code-store.js';
+
+export type { ConsumedCode } from './authorization-code-store.js';
 
 /** Spec §5.5: authorization codes expire after 10 minutes. */
 export const AUTHORIZATION_CODE_TTL_MS = 10 * 60 * 1000;
@@ -11,17 +15,16 @@ export type CodeGrant = Omit<
   'code_hash' | 'expires_at' | 'consumed_at' | 'created_at'
 >;
 
-export type ConsumedCode =
-  | { outcome: 'consumed'; code: AuthorizationCodeRow }
-  | { outcome: 'replayed'; code: AuthorizationCodeRow }
-  | { outcome: 'unknown' };
-
 /** Authorization codes, stored only as SHA-256 digests and consumable exactly once. */
 export class AuthorizationCodes {
+  private readonly store: AuthorizationCodeStore;
+
   constructor(
-    private readonly db: Knex,
+    db: Database,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.store = new AuthorizationCodeStore(db);
+  }
 
   /** Stores a new code for the grant and returns the code itself (shown once, in the redirect). */
   async issue(grant: CodeGrant): Promise<string> {
@@ -34,15 +37,13 @@ export class AuthorizationCodes {
       consumed_at: null,
       created_at: now,
     };
-    await this.db('authorization_codes').insert(row);
+    await this.store.insert(row);
     return code;
   }
 
   /** The stored code, used or not; undefined when there is no such code. */
   find(code: string): Promise<AuthorizationCodeRow | undefined> {
-    return this.db<AuthorizationCodeRow>('authorization_codes')
-      .where({ code_hash: sha256Hex(code) })
-      .first();
+    return this.store.find(sha256Hex(code));
   }
 
   /**
@@ -51,28 +52,20 @@ export class AuthorizationCodes {
    * and whoever finds the code used finds what was issued from it too. False, with nothing run,
    * when the code is unknown or already used.
    */
-  redeem(code: string, work: (trx: Knex.Transaction) => Promise<void>): Promise<boolean> {
-    return this.db.transaction(async (trx) => {
-      if ((await this.consume(code, trx)).outcome !== 'consumed') return false;
-      await work(trx);
+  redeem(code: string, work: (tx: Transaction) => Promise<void>): Promise<boolean> {
+    return this.store.inTransaction(async (codes, tx) => {
+      const consumed = await codes.consume(sha256Hex(code), this.clock.now());
+      if (consumed.outcome !== 'consumed') return false;
+      await work(tx);
       return true;
     });
   }
 
   /**
-   * Marks the code used in one conditional UPDATE, so that of two concurrent exchanges exactly
-   * one sees `consumed`; every later presentation sees `replayed`.
+   * Marks the code used, so that of two concurrent exchanges exactly one sees `consumed`; every
+   * later presentation sees `replayed`.
    */
-  async consume(code: string, executor: Knex | Knex.Transaction = this.db): Promise<ConsumedCode> {
-    const codeHash = sha256Hex(code);
-    const updated = await executor('authorization_codes')
-      .where({ code_hash: codeHash })
-      .whereNull('consumed_at')
-      .update({ consumed_at: this.clock.now() });
-    const row: AuthorizationCodeRow | undefined = await executor('authorization_codes')
-      .where({ code_hash: codeHash })
-      .first();
-    if (!row) return { outcome: 'unknown' };
-    return { outcome: updated === 1 ? 'consumed' : 'replayed', code: row };
+  consume(code: string): Promise<ConsumedCode> {
+    return this.store.consume(sha256Hex(code), this.clock.now());
   }
 }

@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
+import { databaseDirectory } from '../db/database.js';
 import { randomToken } from './random.js';
 
 /**
@@ -12,10 +12,7 @@ import { randomToken } from './random.js';
  */
 export function resolveKeyEncryptionSecret(config: Config, logger: Logger): string {
   if (config.keyEncryptionSecret) return config.keyEncryptionSecret;
-  const directory =
-    config.database.client === 'sqlite' && config.database.filename !== ':memory:'
-      ? dirname(config.database.filename)
-      : './data';
+  const directory = databaseDirectory(config.database) ?? './data';
   const file = `${directory}/key-encryption-secret`;
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   mkdirSync(directory, { recursive: true });

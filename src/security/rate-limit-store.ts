@@ -1,5 +1,5 @@
-import type { Knex } from 'knex';
 import type { RateLimitWindowRow } from '../db/rows.js';
+import { Store } from '../db/store.js';
 
 export interface RateLimitWindow {
   hits: number;
@@ -13,9 +13,7 @@ const TABLE = 'rate_limit_windows';
  * that starts a new window when the old one has ended), so it needs no transaction and holds
  * across every process that shares the database, on SQLite and PostgreSQL alike.
  */
-export class RateLimitStore {
-  constructor(private readonly db: Knex) {}
-
+export class RateLimitStore extends Store {
   async hit(key: string, now: number, windowMs: number): Promise<RateLimitWindow> {
     const ended = `${TABLE}.resets_at <= ?`;
     const rows: Array<Pick<RateLimitWindowRow, 'hits' | 'resets_at'>> = await this.db(TABLE)

@@ -3,6 +3,7 @@ import { AccountService } from '../../src/accounts/account-service.js';
 import { AccountStore } from '../../src/accounts/account-store.js';
 import { systemClock } from '../../src/clock.js';
 import type { Database } from '../../src/db/database.js';
+import type { Transaction } from '../../src/db/transactions.js';
 import { ConflictError } from '../../src/errors.js';
 import { describeEachDialect } from '../support/databases.js';
 import { Gate, settle } from '../support/gated-token-service.js';
@@ -18,15 +19,15 @@ class StoreGatedAfterMembershipCheck extends AccountStore {
     super(db);
   }
 
-  override inTransaction<T>(work: (store: AccountStore) => Promise<T>): Promise<T> {
-    return super.inTransaction((store) => {
-      const gated = Object.create(store) as AccountStore;
+  override inTransaction<T>(work: (store: this, tx: Transaction) => Promise<T>): Promise<T> {
+    return super.inTransaction((store, tx) => {
+      const gated = Object.create(store) as this;
       gated.findMembership = async (userId, employerId) => {
         const found = await store.findMembership(userId, employerId);
         await this.gate.pass();
         return found;
       };
-      return work(gated);
+      return work(gated, tx);
     });
   }
 }

@@ -3,6 +3,7 @@ import { AccountStore } from '../../src/accounts/account-store.js';
 import { AuditLog } from '../../src/audit/audit-log.js';
 import { systemClock } from '../../src/clock.js';
 import type { Database } from '../../src/db/database.js';
+import type { Transaction } from '../../src/db/transactions.js';
 import { AuthorizationCodes } from '../../src/oauth/authorization-codes.js';
 import { TokenService } from '../../src/oauth/token/token-service.js';
 import type { AccessTokenVerifier } from '../../src/oauth/tokens/access-token-verifier.js';
@@ -79,9 +80,9 @@ class GatedTokenStore extends TokenStore {
     super(db);
   }
 
-  override inTransaction<T>(work: (store: TokenStore) => Promise<T>): Promise<T> {
-    return super.inTransaction(async (store) => {
-      const result = await work(store);
+  override inTransaction<T>(work: (store: this, tx: Transaction) => Promise<T>): Promise<T> {
+    return super.inTransaction(async (store, tx) => {
+      const result = await work(store, tx);
       await this.beforeCommit?.pass();
       return result;
     });

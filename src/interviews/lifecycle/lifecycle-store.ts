@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { Store } from '../../db/store.js';
 import type {
   EpochMs,
   EventRow,
@@ -27,40 +28,13 @@ export interface DueCondition {
  * this caller made the change; the rules deciding which moves are allowed come from the state
  * machines, never from here.
  */
-export class LifecycleStore {
-  constructor(private readonly db: Knex | Knex.Transaction) {}
-
-  inTransaction<T>(work: (store: LifecycleStore) => Promise<T>): Promise<T> {
-    return this.db.transaction((trx) => work(new LifecycleStore(trx)));
-  }
-
-  /**
-   * Reads that must agree with each other (a page's view): one snapshot of the database, on
-   * PostgreSQL by a repeatable-read transaction, on SQLite by a deferred one (a WAL snapshot
-   * that takes no write lock).
-   */
-  readSnapshot<T>(work: (store: LifecycleStore) => Promise<T>): Promise<T> {
-    return this.db.transaction(
-      (trx) => work(new LifecycleStore(trx)),
-      this.isPostgres()
-        ? { isolationLevel: 'repeatable read', readOnly: true }
-        : { readOnly: true },
-    );
-  }
-
+export class LifecycleStore extends Store {
   /**
    * The event, locked until the transaction ends, so that every lifecycle change of one event
-   * (lobby actions, the sweeper, cancellation) happens one after another. PostgreSQL locks the
-   * row; SQLite takes its database write lock up front with a write that changes nothing, so
-   * that a transaction started by a read cannot be refused later by another process's write.
+   * (lobby actions, the sweeper, cancellation) happens one after another.
    */
   async lockEvent(id: string): Promise<EventRow | undefined> {
-    const query = this.db<EventRow>('interview_events').where({ id }).first();
-    if (this.isPostgres()) return query.forUpdate();
-    await this.db('interview_events')
-      .where({ id })
-      .update({ updated_at: this.db.ref('updated_at') });
-    return query;
+    return this.forUpdate(this.db<EventRow>('interview_events').where({ id }).first());
   }
 
   findEvent(id: string): Promise<EventRow | undefined> {
@@ -224,9 +198,5 @@ export class LifecycleStore {
             [...moves].flat(),
           );
     return query.whereIn('status', [...moves.keys()]).update({ ...patch, status });
-  }
-
-  private isPostgres(): boolean {
-    return this.db.client.config.client === 'pg';
   }
 }

@@ -1,22 +1,14 @@
-import type { Knex } from 'knex';
 import type { SigningAlg, SigningKeyRow } from '../../db/rows.js';
+import { Store } from '../../db/store.js';
 
 /** SQL for the signing keys table. */
-export class SigningKeyStore {
-  constructor(private readonly db: Knex | Knex.Transaction) {}
-
-  inTransaction<T>(work: (store: SigningKeyStore) => Promise<T>): Promise<T> {
-    return this.db.transaction((trx) => work(new SigningKeyStore(trx)));
-  }
-
+export class SigningKeyStore extends Store {
   /**
    * Makes concurrent rotations take turns, so that each one supersedes the key the previous one
-   * added. SQLite transactions already take turns (one writer); PostgreSQL needs the lock.
+   * added (a row lock cannot cover the key being inserted).
    */
-  async lockForRotation(): Promise<void> {
-    if (this.db.client.config.client === 'pg') {
-      await this.db.raw('lock table signing_keys in share row exclusive mode');
-    }
+  lockForRotation(): Promise<void> {
+    return this.serializeOn('signing_keys');
   }
 
   async insert(row: SigningKeyRow): Promise<void> {

@@ -12,7 +12,7 @@ import { hasScope, parseScope, scopeSet } from '../scopes.js';
 import type { AccessTokenVerifier } from '../tokens/access-token-verifier.js';
 import { ACCESS_TOKEN_TTL_SECONDS, REFRESH_TOKEN_TTL_MS } from '../tokens/lifetimes.js';
 import type { TokenSigner } from '../tokens/token-signer.js';
-import { TokenStore } from '../tokens/token-store.js';
+import type { TokenStore } from '../tokens/token-store.js';
 
 type Schemas = components['schemas'];
 export type AuthorizationCodeGrant = Schemas['AuthorizationCodeGrantRequest'];
@@ -68,8 +68,8 @@ export class TokenService {
       throw error;
     }
     const redeemed = await this.storing(() =>
-      codes.redeem(request.code, (trx) =>
-        this.storeCodeTokens(new TokenStore(trx), client, code, prepared),
+      codes.redeem(request.code, (tx) =>
+        this.storeCodeTokens(this.deps.tokens.on(tx), client, code, prepared),
       ),
     );
     // A concurrent exchange of the same code stored its tokens first: this one is a replay.

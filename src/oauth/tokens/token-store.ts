@@ -1,7 +1,5 @@
-import type { Knex } from 'knex';
 import type { AccessTokenRow, RefreshTokenFamilyRow, RefreshTokenRow } from '../../db/rows.js';
-
-type Executor = Knex | Knex.Transaction;
+import { Store } from '../../db/store.js';
 
 export type RefreshConsumption =
   | { outcome: 'consumed'; token: RefreshTokenRow; family: RefreshTokenFamilyRow }
@@ -10,13 +8,7 @@ export type RefreshConsumption =
   | { outcome: 'unknown' };
 
 /** SQL for issued access-token records and refresh-token families. */
-export class TokenStore {
-  constructor(private readonly db: Executor) {}
-
-  inTransaction<T>(work: (store: TokenStore) => Promise<T>): Promise<T> {
-    return this.db.transaction((trx) => work(new TokenStore(trx)));
-  }
-
+export class TokenStore extends Store {
   async insertAccessToken(row: AccessTokenRow): Promise<void> {
     await this.db('access_tokens').insert(row);
   }
@@ -51,14 +43,11 @@ export class TokenStore {
   /**
    * Holds a family against revocation until the transaction ends, so that a refresh and a
    * revocation of the same family happen one after the other: a revocation that starts first
-   * is seen by the refresh, one that starts later sees the refresh's tokens. PostgreSQL takes a
-   * share lock on the row (which revokeFamily's update waits for); SQLite's one writer already
-   * runs write transactions one after another.
+   * is seen by the refresh, one that starts later sees the refresh's tokens (revokeFamily's
+   * update waits for the hold).
    */
   async lockFamily(id: string): Promise<void> {
-    if (this.db.client.config.client === 'pg') {
-      await this.db('refresh_token_families').where({ id }).forShare().first('id');
-    }
+    await this.forShare(this.db('refresh_token_families').where({ id }).first('id'));
   }
 
   /**

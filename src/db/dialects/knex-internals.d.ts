@@ -1,5 +1,5 @@
 // Types for the two knex internals the SQLite writer client extends (knex ships no declarations
-// for them). Only what src/db/sqlite-client.ts uses is declared.
+// for them). Only what src/db/dialects/sqlite-client.ts uses is declared.
 declare module 'knex/lib/dialects/sqlite3/index.js' {
   import type { Knex } from 'knex';
   class Client_SQLite3 extends Knex.Client {}

@@ -1,0 +1,72 @@
+import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+import type { DatabaseConfig } from '../../config.js';
+
+/**
+ * Everything that differs between the database engines the service runs on, and the only place
+ * that knows it. Stores reach it as `this.dialect` (src/db/store.ts); the transaction helper
+ * (src/db/transactions.ts), `openDatabase` and the error checks of src/db/errors.ts ask it too.
+ * Nothing else in src/ names an engine (test/db/data-layer-boundaries.test.ts fails if it does).
+ *
+ * Another engine is one more implementation of this interface, listed in ./index.ts, plus its
+ * entry in the test matrix (test/support/databases.ts) and its variant of DatabaseConfig.
+ *
+ * Not here, because knex already writes them the same way on every engine we run on (and the
+ * test matrix would catch one that differs): upserts (`onConflict(...).merge()` / `.ignore()`,
+ * `excluded.<column>` in a merge), `returning(...)` after an insert or upsert, and JSON, which is
+ * stored as text that the code encodes and decodes. Instants are BIGINT epoch milliseconds and
+ * read back as numbers on every engine (PostgreSQL's parser is set in ./postgres.ts).
+ */
+export interface Dialect {
+  /** The engine's name in DatabaseConfig (`client`). */
+  readonly name: DatabaseConfig['client'];
+
+  /** knex's name for its client of this engine (`client.dialect`): how a handle is recognised. */
+  readonly knexDialect: string;
+
+  /**
+   * The knex configuration that opens the database as DESIGN §7 wants it (its pool, connection
+   * settings, durability); prepares what must exist first (a database file's directory).
+   */
+  knexConfig(config: DatabaseConfig, logger: Logger): Knex.Config;
+
+  /** The directory that holds the database's files when the engine is embedded; else undefined. */
+  dataDirectory(config: DatabaseConfig): string | undefined;
+
+  /**
+   * Options of a read snapshot: a read-only transaction whose reads all see one state of the
+   * database, and which makes no writer wait.
+   */
+  readonly readSnapshot: Knex.TransactionConfig;
+
+  /**
+   * `query`, made to lock the rows it reads until the (write) transaction ends, against every
+   * other writer and locker of those rows.
+   */
+  forUpdate<Query extends Knex.QueryBuilder>(query: Query): Query;
+
+  /**
+   * `query`, made to hold the rows it reads until the (write) transaction ends: nobody changes
+   * or deletes them meanwhile, while other holders may hold them too.
+   */
+  forShare<Query extends Knex.QueryBuilder>(query: Query): Query;
+
+  /**
+   * Makes write transactions that call this for the same table take turns, from the call until
+   * they end (rows they insert count too, which row locks cannot cover).
+   */
+  serializeOn(tx: Knex.Transaction, table: string): Promise<void>;
+
+  /** The error is this engine's report of a violated UNIQUE (or primary key) constraint. */
+  isUniqueViolation(error: unknown): boolean;
+
+  /** The error is this engine's report of a violated FOREIGN KEY constraint. */
+  isForeignKeyViolation(error: unknown): boolean;
+}
+
+/** The `code` and `message` of a driver error, whatever its shape. */
+export function driverError(error: unknown): { code?: unknown; message: string } {
+  if (!error || typeof error !== 'object') return { message: '' };
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  return { code, message: typeof message === 'string' ? message : '' };
+}

@@ -1,0 +1,56 @@
+import pg from 'pg';
+import type { DatabaseConfig } from '../../config.js';
+import { driverError, type Dialect } from './dialect.js';
+
+type PostgresConfig = Extract<DatabaseConfig, { client: 'postgres' }>;
+
+// BIGINT (int8) columns hold epoch milliseconds; they fit a JS number exactly, so read them as
+// numbers rather than pg's default strings.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+/** SQLSTATE codes (PostgreSQL appendix A). */
+const UNIQUE_VIOLATION = '23505';
+const FOREIGN_KEY_VIOLATION = '23503';
+
+/**
+ * PostgreSQL (`DATABASE_URL`), how the service scales out: transactions of many processes run
+ * side by side at READ COMMITTED, so what must happen one after another takes row locks
+ * (`FOR UPDATE`, `FOR SHARE`) or a table lock. Commits are durable by default
+ * (`synchronous_commit = on`).
+ */
+export const postgres: Dialect = {
+  name: 'postgres',
+  knexDialect: 'postgresql',
+
+  knexConfig(config) {
+    const { connectionString, searchPath, poolMax } = postgresConfig(config);
+    return {
+      client: 'pg',
+      connection: connectionString,
+      searchPath: searchPath ? [searchPath] : undefined,
+      pool: { min: 0, max: poolMax },
+    };
+  },
+
+  dataDirectory: () => undefined,
+
+  readSnapshot: { isolationLevel: 'repeatable read', readOnly: true },
+
+  forUpdate: (query) => query.forUpdate() as typeof query,
+  forShare: (query) => query.forShare() as typeof query,
+
+  async serializeOn(tx, table) {
+    // Conflicts with itself and with every write of the table, not with plain reads.
+    await tx.raw('lock table ?? in share row exclusive mode', [table]);
+  },
+
+  isUniqueViolation: (error) => driverError(error).code === UNIQUE_VIOLATION,
+  isForeignKeyViolation: (error) => driverError(error).code === FOREIGN_KEY_VIOLATION,
+};
+
+function postgresConfig(config: DatabaseConfig): PostgresConfig {
+  if (config.client !== 'postgres') {
+    throw new Error(`not a PostgreSQL configuration: ${config.client}`);
+  }
+  return config;
+}
