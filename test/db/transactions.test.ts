@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { openDatabase, type Database } from '../../src/db/database.js';
-import { dialectFor, dialectOf } from '../../src/db/dialects/index.js';
+import { DIALECTS, dialectFor, dialectOf } from '../../src/db/dialects/index.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../../src/db/errors.js';
 import { Store } from '../../src/db/store.js';
 import { inTransaction, readSnapshot } from '../../src/db/transactions.js';
-import { describeEachDialect } from '../support/databases.js';
+import { DIALECTS as TEST_MATRIX, describeEachDialect } from '../support/databases.js';
 import { silentLogger } from '../support/logger.js';
 
 /** A store of one scratch table, to drive the transaction helper and the dialect's locks. */
@@ -30,6 +30,14 @@ class ItemStore extends Store {
     await this.db('items').where({ id }).update({ parent_id: null });
   }
 }
+
+describe('dialects', () => {
+  it('are one for each engine a configuration can name, and each is in the test matrix', () => {
+    const names = DIALECTS.map((dialect) => dialect.name).sort();
+    assert.equal(new Set(names).size, names.length);
+    assert.deepEqual(names, [...TEST_MATRIX].sort());
+  });
+});
 
 describeEachDialect(
   'one transaction idiom',

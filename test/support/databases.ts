@@ -8,7 +8,7 @@ import { openDatabase, type Database } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { silentLogger } from './logger.js';
 
-export type Dialect = 'sqlite' | 'postgres';
+export type Dialect = DatabaseConfig['client'];
 
 export interface TestDatabase {
   dialect: Dialect;
@@ -22,71 +22,97 @@ export interface TestDatabase {
 export const POSTGRES_URL =
   process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
+/** How the tests get a fresh, empty database of one engine. */
+interface MatrixEntry {
+  /** False (saying why, once) when the engine cannot be reached here: its runs are skipped. */
+  available(): Promise<boolean>;
+  /** Where a new database is, and how to remove it once the suite is done with it. */
+  create(): Promise<{
+    config: DatabaseConfig;
+    env: Record<string, string>;
+    remove(db: Database): Promise<void>;
+  }>;
+}
+
 let postgresReachable: Promise<boolean> | undefined;
 
-function isPostgresReachable(): Promise<boolean> {
-  postgresReachable ??= (async () => {
-    const probe = knex({ client: 'pg', connection: POSTGRES_URL, acquireConnectionTimeout: 3000 });
-    try {
-      await probe.raw('select 1');
-      return true;
-    } catch (error) {
-      console.log(
-        `      ! PostgreSQL is unreachable at ${POSTGRES_URL} (${(error as Error).message}); ` +
-          'skipping the PostgreSQL runs of the data-layer tests',
-      );
-      return false;
-    } finally {
-      await probe.destroy();
-    }
-  })();
-  return postgresReachable;
-}
+/**
+ * The test matrix: every engine the data-layer suites run on (src/db/dialects/ has one dialect
+ * for each). Another engine is one more entry here.
+ */
+const MATRIX: Record<Dialect, MatrixEntry> = {
+  sqlite: {
+    available: () => Promise.resolve(true),
+    async create() {
+      const directory = mkdtempSync(join(tmpdir(), 'hpa-test-'));
+      const filename = join(directory, 'service.sqlite');
+      return {
+        config: { client: 'sqlite', filename },
+        env: { SQLITE_PATH: filename, DATABASE_URL: '' },
+        async remove(db) {
+          await db.destroy();
+          rmSync(directory, { recursive: true, force: true });
+        },
+      };
+    },
+  },
+  postgres: {
+    available() {
+      postgresReachable ??= (async () => {
+        const probe = knex({
+          client: 'pg',
+          connection: POSTGRES_URL,
+          acquireConnectionTimeout: 3000,
+        });
+        try {
+          await probe.raw('select 1');
+          return true;
+        } catch (error) {
+          console.log(
+            `      ! PostgreSQL is unreachable at ${POSTGRES_URL} (${(error as Error).message}); ` +
+              'skipping the PostgreSQL runs of the data-layer tests',
+          );
+          return false;
+        } finally {
+          await probe.destroy();
+        }
+      })();
+      return postgresReachable;
+    },
+    async create() {
+      const schema = `test_${randomBytes(6).toString('hex')}`;
+      const admin = knex({ client: 'pg', connection: POSTGRES_URL });
+      await admin.raw('create schema ??', [schema]);
+      await admin.destroy();
+      return {
+        config: {
+          client: 'postgres',
+          connectionString: POSTGRES_URL,
+          poolMax: 5,
+          searchPath: schema,
+        },
+        env: { DATABASE_URL: POSTGRES_URL, DATABASE_SCHEMA: schema },
+        async remove(db) {
+          await db.raw('drop schema if exists ?? cascade', [schema]);
+          await db.destroy();
+        },
+      };
+    },
+  },
+};
+
+/** Every engine of the matrix. */
+export const DIALECTS = Object.keys(MATRIX) as Dialect[];
 
 /** A fresh, empty database of one dialect: a temporary SQLite file or a new PostgreSQL schema. */
 export async function createTestDatabase(
   dialect: Dialect,
   options: { migrate?: boolean } = {},
 ): Promise<TestDatabase & { dispose(): Promise<void> }> {
-  if (dialect === 'sqlite') {
-    const directory = mkdtempSync(join(tmpdir(), 'hpa-test-'));
-    const filename = join(directory, 'service.sqlite');
-    const config: DatabaseConfig = { client: 'sqlite', filename };
-    const db = openDatabase(config, silentLogger);
-    if (options.migrate !== false) await migrateToLatest(db);
-    return {
-      dialect,
-      db,
-      config,
-      env: { SQLITE_PATH: filename, DATABASE_URL: '' },
-      async dispose() {
-        await db.destroy();
-        rmSync(directory, { recursive: true, force: true });
-      },
-    };
-  }
-  const schema = `test_${randomBytes(6).toString('hex')}`;
-  const admin = knex({ client: 'pg', connection: POSTGRES_URL });
-  await admin.raw('create schema ??', [schema]);
-  await admin.destroy();
-  const config: DatabaseConfig = {
-    client: 'postgres',
-    connectionString: POSTGRES_URL,
-    poolMax: 5,
-    searchPath: schema,
-  };
+  const { config, env, remove } = await MATRIX[dialect].create();
   const db = openDatabase(config, silentLogger);
   if (options.migrate !== false) await migrateToLatest(db);
-  return {
-    dialect,
-    db,
-    config,
-    env: { DATABASE_URL: POSTGRES_URL, DATABASE_SCHEMA: schema },
-    async dispose() {
-      await db.raw('drop schema if exists ?? cascade', [schema]);
-      await db.destroy();
-    },
-  };
+  return { dialect, db, config, env, dispose: () => remove(db) };
 }
 
 /**
@@ -99,11 +125,11 @@ export function describeEachDialect(
   body: (database: () => TestDatabase) => void,
   options: { migrate?: boolean } = {},
 ): void {
-  for (const dialect of ['sqlite', 'postgres'] as const) {
+  for (const dialect of DIALECTS) {
     describe(`${title} [${dialect}]`, function () {
       let current: (TestDatabase & { dispose(): Promise<void> }) | undefined;
       before(async function () {
-        if (dialect === 'postgres' && !(await isPostgresReachable())) this.skip();
+        if (!(await MATRIX[dialect].available())) this.skip();
         current = await createTestDatabase(dialect, options);
       });
       after(async () => {
