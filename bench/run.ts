@@ -9,14 +9,12 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
 import knex, { type Knex } from 'knex';
-import { AccountService } from '../src/accounts/account-service.js';
-import { AccountStore } from '../src/accounts/account-store.js';
-import { AppService } from '../src/accounts/app-service.js';
-import { AppStore } from '../src/accounts/app-store.js';
+import { composeAccounts } from '../src/accounts/compose.js';
 import { systemClock } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/logging.js';
 import { startService } from '../src/server.js';
+import { createSharedDependencies } from '../src/shared-dependencies.js';
 
 const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -40,13 +38,18 @@ async function main(): Promise<void> {
     RATE_LIMIT_TOKEN_MAX: '100000000',
     SWEEP_INTERVAL_MS: '0',
   });
-  const service = await startService({ config, logger: createLogger('silent') });
+  const logger = createLogger('silent');
+  const service = await startService({ config, logger });
   try {
-    const accounts = new AccountService(new AccountStore(service.db), systemClock);
-    const apps = new AppService(
-      new AppStore(service.db),
-      new AccountStore(service.db),
-      systemClock,
+    // The bench's own user and app, composed as the server and the CLI compose them.
+    const { accounts, apps } = composeAccounts(
+      createSharedDependencies({
+        db: service.db,
+        clock: systemClock,
+        logger,
+        config,
+        keyEncryptionSecret: config.keyEncryptionSecret!,
+      }),
     );
     await accounts.createUser({ email: 'bench@example.com', password: 'bench-password' });
     const { employer } = await accounts.createEmployer({

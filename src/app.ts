@@ -1,11 +1,8 @@
 import express, { type Express, type Router } from 'express';
-import type { GraphQLSchema } from 'graphql';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
-import type { ContextFactory } from './graphql/context.js';
-import { graphqlRouter, type BearerAuthenticator } from './graphql/gateway.js';
 import { errorHandler, notFound } from './http/errors.js';
 import { healthRouter } from './http/health.js';
 import { requestContext } from './http/request-context.js';
@@ -14,11 +11,11 @@ export interface AppDependencies {
   config: Config;
   db: Database;
   logger: Logger;
-  graphqlSchema: GraphQLSchema;
-  authenticate: BearerAuthenticator;
-  createGraphQLContext: ContextFactory;
   isShuttingDown: () => boolean;
-  /** Feature routers (OAuth, pages), mounted after health checks and before GraphQL. */
+  /**
+   * The capabilities' routers (OAuth, pages, GraphQL last), mounted in this order after the
+   * health checks and before the not-found answer.
+   */
   routers: Router[];
 }
 
@@ -46,16 +43,6 @@ export function createHttpApp(deps: AppDependencies): Express {
   );
   app.use(healthRouter(deps.db, deps.isShuttingDown));
   for (const router of deps.routers) app.use(router);
-  app.use(
-    graphqlRouter({
-      schema: deps.graphqlSchema,
-      authenticate: deps.authenticate,
-      createContext: deps.createGraphQLContext,
-      limits: deps.config.graphql,
-      bodyLimitBytes: deps.config.bodyLimitBytes,
-      logger: deps.logger,
-    }),
-  );
   app.use(notFound);
   app.use(errorHandler);
   return app;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { validateEmployerId } from '../../generated/validators.cjs';
 import type { Clock } from '../clock.js';
 import { isUniqueViolation } from '../db/errors.js';
 import type { EmployerRow, MembershipRole, UserRow } from '../db/rows.js';
@@ -6,13 +7,19 @@ import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, hashPassword } from '../security/passwords.js';
 import { isPossibleIdentifier, singleLineTextProblem } from '../security/text-safety.js';
 import { MAX_EMAIL_LENGTH, emailProblem } from '../validation/email.js';
-import type { AccountStore } from './account-store.js';
+import type { AccountStore, EmployerMembership } from './account-store.js';
 
 export type PublicUser = Omit<UserRow, 'password_hash' | 'email_normalized'>;
 
 export interface EmployerWithMembers {
   employer: EmployerRow;
   members: Array<{ userId: string; email: string; role: MembershipRole }>;
+}
+
+/** An employer as one of its members sees it, with that member's role. */
+export interface MemberView {
+  employer: EmployerWithMembers;
+  role: MembershipRole;
 }
 
 const MAX_NAME_LENGTH = 200;
@@ -142,6 +149,42 @@ export class AccountService {
 
   async employersOfUser(userId: string): Promise<EmployerRow[]> {
     return (await this.store.listEmployersOfUser(userId)).map(({ employer }) => employer);
+  }
+
+  /** The user's account without its secrets, or undefined when there is none. */
+  async findUser(userId: string): Promise<PublicUser | undefined> {
+    const user = await this.store.findUserById(userId);
+    return user && toPublicUser(user);
+  }
+
+  /** The employers the user belongs to, each with the user's role, ordered by name. */
+  membershipsOf(userId: string): Promise<EmployerMembership[]> {
+    return this.store.listEmployersOfUser(userId);
+  }
+
+  /**
+   * The employer with its members as one of them sees it, with that member's role; undefined
+   * when the user is not a member, the employer does not exist, or the id is not one an employer
+   * can have (which is not looked up).
+   */
+  async employerOfMember(userId: string, employerId: string): Promise<MemberView | undefined> {
+    const membership = validateEmployerId(employerId)
+      ? await this.store.findMembership(userId, employerId)
+      : undefined;
+    const employer = membership && (await this.store.findEmployerById(employerId));
+    if (!membership || !employer) return undefined;
+    const members = await this.store.listMembersOfEmployer(employer.id);
+    return {
+      role: membership.role,
+      employer: {
+        employer,
+        members: members.map((member) => ({
+          userId: member.id,
+          email: member.email,
+          role: member.role,
+        })),
+      },
+    };
   }
 }
 

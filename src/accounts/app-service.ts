@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { AuditLog } from '../audit/audit-log.js';
 import { validateClientId } from '../../generated/validators.cjs';
 import type { Clock } from '../clock.js';
-import type { AppRow, ClientType } from '../db/rows.js';
+import type { AppRow, AuditEventRow, ClientType } from '../db/rows.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import { verifyPassword } from '../security/passwords.js';
 import { randomToken, sha256Hex } from '../security/random.js';
@@ -12,9 +12,6 @@ import type { AccountStore } from './account-store.js';
 import type { AppStore, AppWithRedirectUris } from './app-store.js';
 import { DEFAULT_GRANT_TYPES, allowsGrant, normalizeGrantTypes } from './grant-types.js';
 import { validateRedirectUris } from './redirect-uris.js';
-
-/** The SecretBox purpose under which client secrets are sealed for the console's reveal. */
-export const CLIENT_SECRET_PURPOSE = 'client-secrets';
 
 export interface CreatedApp {
   app: AppWithRedirectUris;
@@ -44,10 +41,10 @@ export class AppService {
     private readonly apps: AppStore,
     private readonly accounts: AccountStore,
     private readonly clock: Clock,
-    /** Where credential changes are recorded; rotateSecret refuses to run without it. */
-    private readonly audit?: AuditLog,
-    /** Seals a copy of each new secret for the owner's password-gated reveal; none without it. */
-    private readonly secretBox?: SecretBox,
+    /** Where credential changes and deletions are recorded. */
+    private readonly audit: AuditLog,
+    /** Seals a copy of each new secret for the owner's password-gated reveal. */
+    private readonly secretBox: SecretBox,
   ) {}
 
   async createApp(input: {
@@ -78,8 +75,7 @@ export class AppService {
       name,
       client_type: clientType,
       client_secret_hash: clientSecret && sha256Hex(clientSecret),
-      client_secret_sealed:
-        clientSecret && this.secretBox ? this.secretBox.seal(clientSecret) : null,
+      client_secret_sealed: clientSecret && this.secretBox.seal(clientSecret),
       secret_updated_at: clientSecret ? now : null,
       description,
       grant_types: grantTypes,
@@ -98,8 +94,28 @@ export class AppService {
     };
   }
 
-  listApps(): Promise<AppWithRedirectUris[]> {
-    return this.apps.listApps();
+  /** Every app (the CLI), or one user's apps (their console dashboard), in creation order. */
+  listApps(filter: { ownerUserId?: string } = {}): Promise<AppWithRedirectUris[]> {
+    return this.apps.listApps(filter);
+  }
+
+  /**
+   * The app with this client id when `ownerUserId` owns it; undefined for another user's app, a
+   * missing one, and a client id no app can have (which is not looked up).
+   */
+  async findOwnedApp(ownerUserId: string, clientId: string): Promise<AppRow | undefined> {
+    const app = validateClientId(clientId) ? await this.apps.findByClientId(clientId) : undefined;
+    return app && app.owner_user_id === ownerUserId ? app : undefined;
+  }
+
+  /** The app's registered redirect URIs, in order. */
+  redirectUrisOf(app: Pick<AppRow, 'id'>): Promise<string[]> {
+    return this.apps.listRedirectUris(app.id);
+  }
+
+  /** The latest audit events about the app, newest first. */
+  recentActivity(app: Pick<AppRow, 'id'>, limit: number): Promise<AuditEventRow[]> {
+    return this.audit.recentForApp(app.id, limit);
   }
 
   /**
@@ -111,8 +127,6 @@ export class AppService {
     clientId: string,
     context: { ip?: string | null } = {},
   ): Promise<RotatedSecret> {
-    const audit = this.audit;
-    if (!audit) throw new Error('AppService.rotateSecret needs an AuditLog');
     const app = await this.ownedApp(ownerUserId, clientId);
     if (app.client_type !== 'confidential') {
       throw new ValidationError('a public app has no client secret to rotate', 'client_id');
@@ -125,10 +139,10 @@ export class AppService {
         ownerUserId,
         sha256Hex(clientSecret),
         now,
-        this.secretBox?.seal(clientSecret) ?? null,
+        this.secretBox.seal(clientSecret),
       );
       if (!changed) return false;
-      await audit.record(
+      await this.audit.record(
         {
           type: 'app.secret_rotated',
           actorUserId: ownerUserId,
@@ -154,7 +168,7 @@ export class AppService {
   /**
    * The current client secret of a confidential app, for its owner after they re-enter their
    * password. Refused (ValidationError) on a wrong password or when no sealed copy exists (the
-   * secret predates sealing, or the service has no key): rotating then yields a revealable one.
+   * secret predates sealing): rotating then yields a revealable one.
    */
   async revealSecret(
     ownerUserId: string,
@@ -167,13 +181,13 @@ export class AppService {
     if (!owner || !(await verifyPassword(password, owner.password_hash))) {
       throw new ValidationError('the password is incorrect', 'password');
     }
-    if (!app.client_secret_sealed || !this.secretBox) {
+    if (!app.client_secret_sealed) {
       throw new ValidationError(
         'this secret was stored before secrets could be revealed; rotate it to get one you can reveal',
         'client_id',
       );
     }
-    await this.audit?.record({
+    await this.audit.record({
       type: 'app.secret_revealed',
       actorUserId: ownerUserId,
       appId: app.id,
@@ -242,11 +256,10 @@ export class AppService {
     clientId: string,
     context: { ip?: string | null } = {},
   ): Promise<AppRow> {
-    const audit = this.requireAudit('deleteApp');
     const app = await this.ownedApp(ownerUserId, clientId);
     const deleted = await this.apps.inTransaction(async (store, trx) => {
       if (!(await store.deleteOwnedApp(app.id, ownerUserId))) return false;
-      await audit.record(
+      await this.audit.record(
         {
           type: 'app.deleted',
           actorUserId: ownerUserId,
@@ -286,14 +299,9 @@ export class AppService {
    * client id no app can have (it is not looked up).
    */
   private async ownedApp(ownerUserId: string, clientId: string): Promise<AppRow> {
-    const app = validateClientId(clientId) ? await this.apps.findByClientId(clientId) : undefined;
-    if (!app || app.owner_user_id !== ownerUserId) throw noSuchApp(clientId);
+    const app = await this.findOwnedApp(ownerUserId, clientId);
+    if (!app) throw noSuchApp(clientId);
     return app;
-  }
-
-  private requireAudit(method: string): AuditLog {
-    if (!this.audit) throw new Error(`AppService.${method} needs an AuditLog`);
-    return this.audit;
   }
 }
 

@@ -4,6 +4,7 @@ import { openDatabase, type Database } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { createLogger } from '../logging.js';
 import { resolveKeyEncryptionSecret } from '../security/key-encryption-secret.js';
+import { createSharedDependencies } from '../shared-dependencies.js';
 import { runProgram } from './program.js';
 import { createCliServices } from './services.js';
 
@@ -25,13 +26,13 @@ async function main(): Promise<number> {
       db = openDatabase(config.database, logger);
       await migrateToLatest(db);
       return createCliServices(
-        db,
-        resolveKeyEncryptionSecret(config, logger),
-        logger,
-        systemClock,
-        config.archiveAfterDays,
-        { authUrl: config.authUrl, apiUrl: config.apiUrl },
-        config.signingKeyActivationDelayMs,
+        createSharedDependencies({
+          db,
+          clock: systemClock,
+          logger,
+          config,
+          keyEncryptionSecret: resolveKeyEncryptionSecret(config, logger),
+        }),
       );
     });
   } finally {

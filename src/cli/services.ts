@@ -1,20 +1,13 @@
-import type { Logger } from 'pino';
-import { AccountService } from '../accounts/account-service.js';
-import { AccountStore } from '../accounts/account-store.js';
-import { AppService, CLIENT_SECRET_PURPOSE } from '../accounts/app-service.js';
-import { AppStore } from '../accounts/app-store.js';
-import { AuditLog } from '../audit/audit-log.js';
-import { systemClock, type Clock } from '../clock.js';
-import {
-  DEFAULT_ARCHIVE_AFTER_DAYS,
-  DEFAULT_SIGNING_KEY_ACTIVATION_DELAY_SECONDS,
-} from '../config.js';
-import type { Database } from '../db/database.js';
-import { archiveDelayMs } from '../interviews/lifecycle/settle.js';
-import { InterviewSweeper, type SweepCounts } from '../interviews/lifecycle/sweeper.js';
-import { SigningKeyStore } from '../oauth/signing-keys/signing-key-store.js';
-import { SigningKeys } from '../oauth/signing-keys/signing-keys.js';
-import { SecretBox } from '../security/secret-box.js';
+import type { AccountService } from '../accounts/account-service.js';
+import type { AppService } from '../accounts/app-service.js';
+import { composeAccounts } from '../accounts/compose.js';
+import type { AuditLog } from '../audit/audit-log.js';
+import { composeInterviews } from '../interviews/compose.js';
+import type { SweepCounts } from '../interviews/lifecycle/sweeper.js';
+import { composeOAuth } from '../oauth/compose.js';
+import type { SigningKeys } from '../oauth/signing-keys/signing-keys.js';
+import { composeSessions } from '../sessions/compose.js';
+import type { SharedDependencies } from '../shared-dependencies.js';
 import type { ServiceUrls } from './demo.js';
 
 /** The services the CLI commands call, wired to one database. */
@@ -29,38 +22,21 @@ export interface CliServices {
   sweepInterviews(): Promise<SweepCounts & { sweptAt: number }>;
 }
 
-export function createCliServices(
-  db: Database,
-  keyEncryptionSecret: string,
-  logger: Logger,
-  clock: Clock = systemClock,
-  archiveAfterDays = DEFAULT_ARCHIVE_AFTER_DAYS,
-  urls: ServiceUrls = { authUrl: 'http://localhost:3000', apiUrl: 'http://localhost:3000' },
-  signingKeyActivationDelayMs = DEFAULT_SIGNING_KEY_ACTIVATION_DELAY_SECONDS * 1000,
-): CliServices {
-  const accountStore = new AccountStore(db);
-  const sweeper = new InterviewSweeper(db, archiveDelayMs(archiveAfterDays));
+/**
+ * The CLI's services, composed by the same functions as the server's: an app registered here
+ * is sealed, audited and checked exactly like one registered on the console.
+ */
+export function createCliServices(shared: SharedDependencies): CliServices {
+  const accounts = composeAccounts(shared);
+  const sessions = composeSessions(shared, accounts);
+  const oauth = composeOAuth(shared, { accounts, sessions });
+  const interviews = composeInterviews(shared, { accounts });
   return {
-    accounts: new AccountService(accountStore, clock),
-    apps: new AppService(
-      new AppStore(db),
-      accountStore,
-      clock,
-      undefined,
-      new SecretBox(keyEncryptionSecret, CLIENT_SECRET_PURPOSE),
-    ),
-    signingKeys: new SigningKeys(
-      new SigningKeyStore(db),
-      new SecretBox(keyEncryptionSecret, 'signing-keys'),
-      clock,
-      logger,
-      signingKeyActivationDelayMs,
-    ),
-    audit: new AuditLog(db, clock, logger),
-    urls,
-    async sweepInterviews() {
-      const sweptAt = clock.now();
-      return { sweptAt, ...(await sweeper.sweep(sweptAt)) };
-    },
+    accounts: accounts.accounts,
+    apps: accounts.apps,
+    signingKeys: oauth.signingKeys,
+    audit: shared.audit,
+    urls: { authUrl: shared.config.authUrl, apiUrl: shared.config.apiUrl },
+    sweepInterviews: () => interviews.sweepNow(),
   };
 }

@@ -1,5 +1,4 @@
 import type { Request, Response, Router } from 'express';
-import { AppService } from '../accounts/app-service.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import { AppDetailsPages, type RedirectUrlAttempt } from './app-details-pages.js';
 import { APP_DETAIL_PATHS, appDetailPaths } from './app-tabs.js';
@@ -25,7 +24,7 @@ export function chosenGrantTypes(req: Request): string[] | undefined {
  */
 export function registerAppDetailsRoutes(router: Router, kit: ConsoleKit): void {
   const { deps, form } = kit;
-  const apps = new AppService(deps.apps, deps.accounts, deps.clock, deps.audit);
+  const { apps } = deps;
   const pages = new AppDetailsPages();
 
   /** The signed-in owner and their app, or undefined once an answer has been sent. */
@@ -73,7 +72,7 @@ export function registerAppDetailsRoutes(router: Router, kit: ConsoleKit): void 
   router.get(APP_DETAIL_PATHS.redirectUrls, async (req, res) => {
     const owned = await ownerView(req, res);
     if (!owned) return;
-    const uris = await deps.apps.listRedirectUris(owned.app.id);
+    const uris = await apps.redirectUrisOf(owned.app);
     pages.redirectUrls(res, owned.current.viewer, { app: owned.app, uris });
   });
 
@@ -99,7 +98,7 @@ export function registerAppDetailsRoutes(router: Router, kit: ConsoleKit): void 
         value,
         problem: { message: sentence(error.message), field: 'redirect_uris' },
       };
-      const uris = await deps.apps.listRedirectUris(app.id);
+      const uris = await apps.redirectUrisOf(app);
       pages.redirectUrls(res, current.viewer, { app, uris, attempt });
     }
   }
@@ -131,7 +130,7 @@ export function registerAppDetailsRoutes(router: Router, kit: ConsoleKit): void 
   router.get(APP_DETAIL_PATHS.activity, async (req, res) => {
     const owned = await ownerView(req, res);
     if (!owned) return;
-    const events = await deps.audit.recentForApp(owned.app.id, AppDetailsPages.activityLimit);
+    const events = await apps.recentActivity(owned.app, AppDetailsPages.activityLimit);
     pages.activity(res, owned.current.viewer, { app: owned.app, events });
   });
 
@@ -151,7 +150,7 @@ export function registerAppDetailsRoutes(router: Router, kit: ConsoleKit): void 
       if (error instanceof NotFoundError) return kit.notFound(res, owned.current.viewer);
       throw error;
     }
-    deps.forgetVerifiedTokens?.();
+    deps.forgetVerifiedTokens();
     res.redirect(303, CONSOLE_PATHS.dashboard);
   });
 }

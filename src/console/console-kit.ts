@@ -1,5 +1,4 @@
 import express, { type Request, type Response } from 'express';
-import { validateClientId } from '../../generated/validators.cjs';
 import type { AppRow } from '../db/rows.js';
 import { CSRF_FIELD, type CsrfTokens } from '../sessions/csrf.js';
 import type { BrowserSession, BrowserSessions } from '../sessions/sessions.js';
@@ -36,7 +35,7 @@ export class ConsoleKit {
   /** The signed-in user, or undefined after sending the browser to the sign-in page. */
   async signedIn(req: Request, res: Response): Promise<SignedIn | undefined> {
     const session = await this.sessions.current(req);
-    const user = session && (await this.deps.accounts.findUserById(session.userId));
+    const user = session && (await this.deps.accounts.findUser(session.userId));
     if (!session || !user) {
       res.redirect(303, CONSOLE_PATHS.signIn);
       return undefined;
@@ -72,14 +71,12 @@ export class ConsoleKit {
   }
 
   /**
-   * The app with this client id when the user owns it; otherwise answers 404, without a lookup
-   * for a client id no app can have.
+   * The app with this client id when the user owns it; otherwise answers 404 (a client id no app
+   * can have is not looked up).
    */
   async ownedApp(res: Response, current: SignedIn, clientId: string): Promise<AppRow | undefined> {
-    const app = validateClientId(clientId)
-      ? await this.deps.apps.findByClientId(clientId)
-      : undefined;
-    if (app && app.owner_user_id === current.session.userId) return app;
+    const app = await this.deps.apps.findOwnedApp(current.session.userId, clientId);
+    if (app) return app;
     this.notFound(res, current.viewer);
     return undefined;
   }

@@ -1,7 +1,5 @@
 import type { Request, Response, Router } from 'express';
-import { validateEmployerId } from '../../generated/validators.cjs';
-import { AccountService, type EmployerWithMembers } from '../accounts/account-service.js';
-import type { MembershipRole } from '../db/rows.js';
+import type { MemberView } from '../accounts/account-service.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import type { ConsoleKit, SignedIn } from './console-kit.js';
 import {
@@ -15,12 +13,6 @@ import { field, sentence } from './forms.js';
 const EMAIL_REQUIRED = 'Enter the email address of the person to add.';
 const ROLE_REQUIRED = 'Choose whether the new member is an admin or a member.';
 
-/** An employer as one of its members sees it, with that member's role. */
-interface MemberView {
-  employer: EmployerWithMembers;
-  role: MembershipRole;
-}
-
 /**
  * The console's Employers section: the employer accounts the signed-in user belongs to (the
  * ones employer-scoped tokens can represent and appinfo lists), creating one, and an employer's
@@ -28,8 +20,7 @@ interface MemberView {
  * Only admins add members.
  */
 export function registerEmployerRoutes(router: Router, kit: ConsoleKit): void {
-  const { accounts, clock } = kit.deps;
-  const service = new AccountService(accounts, clock);
+  const service = kit.deps.accounts;
   const pages = new EmployerPages();
 
   /** The employer when the user is a member of it; otherwise answers 404. */
@@ -38,32 +29,15 @@ export function registerEmployerRoutes(router: Router, kit: ConsoleKit): void {
     current: SignedIn,
     employerId: string,
   ): Promise<MemberView | undefined> {
-    const membership = validateEmployerId(employerId)
-      ? await accounts.findMembership(current.session.userId, employerId)
-      : undefined;
-    const employer = membership && (await accounts.findEmployerById(employerId));
-    if (!membership || !employer) {
-      kit.notFound(res, current.viewer);
-      return undefined;
-    }
-    const members = await accounts.listMembersOfEmployer(employer.id);
-    return {
-      role: membership.role,
-      employer: {
-        employer,
-        members: members.map((member) => ({
-          userId: member.id,
-          email: member.email,
-          role: member.role,
-        })),
-      },
-    };
+    const view = await service.employerOfMember(current.session.userId, employerId);
+    if (!view) kit.notFound(res, current.viewer);
+    return view;
   }
 
   router.get(EMPLOYER_PATHS.list, async (req, res) => {
     const current = await kit.signedIn(req, res);
     if (!current) return;
-    const employers = await accounts.listEmployersOfUser(current.session.userId);
+    const employers = await service.membershipsOf(current.session.userId);
     pages.list(res, current.viewer, { employers });
   });
 
@@ -71,14 +45,14 @@ export function registerEmployerRoutes(router: Router, kit: ConsoleKit): void {
     const current = await kit.signedInForm(req, res);
     if (!current) return;
     const name = field(req, 'name');
-    const user = await accounts.findUserById(current.session.userId);
+    const user = await service.findUser(current.session.userId);
     if (!user) return kit.notFound(res, current.viewer);
     try {
       const created = await service.createEmployer({ name, memberEmails: [user.email] });
       res.redirect(303, employerPaths(created.employer.id).detail);
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error;
-      const employers = await accounts.listEmployersOfUser(current.session.userId);
+      const employers = await service.membershipsOf(current.session.userId);
       pages.list(res, current.viewer, {
         employers,
         name,

@@ -1,18 +1,12 @@
 import { Router, type RequestHandler, type Response } from 'express';
-import { AccountService } from '../accounts/account-service.js';
-import type { AccountStore } from '../accounts/account-store.js';
-import { AppService } from '../accounts/app-service.js';
-import type { AppStore } from '../accounts/app-store.js';
-import type { AuditLog } from '../audit/audit-log.js';
-import type { Clock } from '../clock.js';
+import type { AccountService } from '../accounts/account-service.js';
+import type { AppService } from '../accounts/app-service.js';
 import type { Config } from '../config.js';
-import type { Database } from '../db/database.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
-import { RateLimitStore } from '../security/rate-limit-store.js';
-import { RateLimiter } from '../security/rate-limiter.js';
-import { CSRF_FIELD, CsrfTokens } from '../sessions/csrf.js';
-import { BrowserSessions } from '../sessions/sessions.js';
-import { SignIn } from '../sessions/sign-in.js';
+import type { RateLimiter } from '../security/rate-limiter.js';
+import { CSRF_FIELD, type CsrfTokens } from '../sessions/csrf.js';
+import type { BrowserSessions } from '../sessions/sessions.js';
+import type { SignIn } from '../sessions/sign-in.js';
 import { clientIp, field, redirectUriFields, sentence, waitFor } from './forms.js';
 import { consoleErrorPages } from './html-errors.js';
 import { ConsolePages, type NewAppValues } from './pages.js';
@@ -21,21 +15,26 @@ import { ConsoleKit } from './console-kit.js';
 import { chosenGrantTypes, registerAppDetailsRoutes } from './app-details-routes.js';
 import { GRANT_TYPES } from '../accounts/grant-types.js';
 import { registerEmployerRoutes } from './employer-routes.js';
-import { SecretFlash } from './secret-flash.js';
-import { CLIENT_SECRET_PURPOSE } from '../accounts/app-service.js';
-import { SecretBox } from '../security/secret-box.js';
+import type { SecretFlash } from './secret-flash.js';
 
+/** What the console is given by its compose module: finished services, never the database. */
 export interface ConsoleDependencies {
   config: Config;
-  db: Database;
-  clock: Clock;
-  accounts: AccountStore;
-  apps: AppStore;
-  audit: AuditLog;
-  /** Server secret from which the key of pre-sign-in CSRF tokens is derived. */
-  formSecret: string;
+  accounts: AccountService;
+  apps: AppService;
+  /** The browser sessions the authorization pages share. */
+  sessions: BrowserSessions;
+  csrf: CsrfTokens;
+  /** Sign-in shared with the authorization pages: one budget of failed attempts for both. */
+  signIn: SignIn;
+  /** Carries a new client secret from the POST that made it to its one display. */
+  flash: SecretFlash;
+  /** Counts wrong passwords on the reveal form, per user. */
+  revealLimiter: RateLimiter;
+  /** Counts sign-ups per client IP. */
+  signUpLimiter: RateLimiter;
   /** Drops cached token verifications, so a deleted app's tokens stop working here at once. */
-  forgetVerifiedTokens?: () => void;
+  forgetVerifiedTokens: () => void;
 }
 
 const SIGN_IN_REQUIRED = 'Enter your email address and password.';
@@ -53,45 +52,10 @@ const CLIENT_TYPE_REQUIRED = 'Choose whether the app is confidential or public.'
  * 303. Another user's app is indistinguishable from a missing one.
  */
 export function consoleRouter(deps: ConsoleDependencies): Router {
-  const { config } = deps;
-  const secure = config.authUrl.startsWith('https:');
-  const sessions = new BrowserSessions(deps.db, deps.clock, { secure });
-  const csrf = new CsrfTokens(deps.formSecret, { secure });
-  const accountService = new AccountService(deps.accounts, deps.clock);
-  const appService = new AppService(
-    deps.apps,
-    deps.accounts,
-    deps.clock,
-    deps.audit,
-    new SecretBox(deps.formSecret, CLIENT_SECRET_PURPOSE),
-  );
-  const limits = new RateLimitStore(deps.db);
-  const revealLimiter = new RateLimiter(
-    limits,
-    'secret-reveal',
-    config.rateLimits.signIn,
-    deps.clock,
-  );
-  const signIn = new SignIn({
-    db: deps.db,
-    accounts: deps.accounts,
-    sessions,
-    // The key prefix and key format of the authorization pages: one budget for both forms.
-    limiter: new RateLimiter(limits, 'sign-in', config.rateLimits.signIn, deps.clock),
-    audit: deps.audit,
-  });
-  const signUpLimiter = new RateLimiter(
-    limits,
-    'console-sign-up',
-    config.rateLimits.signIn,
-    deps.clock,
-  );
+  const { config, sessions, csrf, signIn, flash, revealLimiter, signUpLimiter } = deps;
+  const accountService = deps.accounts;
+  const appService = deps.apps;
   const signUpOpen = config.consoleSignUp === 'open';
-  const flash = new SecretFlash(
-    deps.db,
-    new SecretBox(deps.formSecret, 'secret-reveals'),
-    deps.clock,
-  );
   const kit = new ConsoleKit(deps, sessions, csrf, new ConsolePages());
   const { pages, form } = kit;
   const signedIn = kit.signedIn.bind(kit);
@@ -114,7 +78,7 @@ export function consoleRouter(deps: ConsoleDependencies): Router {
   router.get(CONSOLE_PATHS.dashboard, async (req, res) => {
     const current = await signedIn(req, res);
     if (!current) return;
-    const apps = await deps.apps.listApps({ ownerUserId: current.session.userId });
+    const apps = await appService.listApps({ ownerUserId: current.session.userId });
     pages.dashboard(res, current.viewer, apps);
   });
 
@@ -236,7 +200,7 @@ export function consoleRouter(deps: ConsoleDependencies): Router {
       return again(CLIENT_TYPE_REQUIRED, 'client_type');
     }
     if (!values.redirectUris.length) return again(REDIRECT_REQUIRED, 'redirect_uris');
-    const owner = await deps.accounts.findUserById(current.session.userId);
+    const owner = await accountService.findUser(current.session.userId);
     if (!owner) return res.redirect(303, CONSOLE_PATHS.signIn);
     try {
       const created = await appService.createApp({
@@ -336,7 +300,7 @@ export function consoleRouter(deps: ConsoleDependencies): Router {
 
   router.use(CONSOLE_PREFIX, async (req, res) => {
     const session = await sessions.current(req);
-    const user = session && (await deps.accounts.findUserById(session.userId));
+    const user = session && (await accountService.findUser(session.userId));
     notFound(
       res,
       session && user ? { email: user.email, csrfToken: csrf.forSession(session) } : null,

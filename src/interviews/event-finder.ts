@@ -1,9 +1,8 @@
 import type { ResolversTypes, FindVirtualInterviewEventsInput } from '../../generated/graphql.js';
-import type { Database } from '../db/database.js';
 import { ValidationError } from '../errors.js';
-import { EventCursors, type CursorScope } from './event-cursor.js';
+import type { CursorScope, EventCursors } from './event-cursor.js';
 import { eventFilters } from './event-filter.js';
-import { EventSearchStore } from './event-search-store.js';
+import type { EventSearchStore } from './event-search-store.js';
 import { eventOrder, positionOf } from './event-sort.js';
 
 export interface FindEventsRequest {
@@ -20,13 +19,10 @@ export const MAX_PAGE_SIZE = 100;
 
 /** findVirtualInterviewEvents: filtered, sorted, keyset-paginated reads of one employer's events. */
 export class EventFinder {
-  private readonly store: EventSearchStore;
-  private readonly cursors: EventCursors;
-
-  constructor(db: Database, cursorSecret: string) {
-    this.store = new EventSearchStore(db);
-    this.cursors = new EventCursors(cursorSecret);
-  }
+  constructor(
+    private readonly store: EventSearchStore,
+    private readonly cursors: EventCursors,
+  ) {}
 
   /**
    * One page, always with two queries whatever its size: the count of every matching event and

@@ -99,14 +99,12 @@ export function mountInterviewerLobby(router: Router, kit: LobbyKit, form: Reque
     if (!isValidEmail(email))
       return show(req, res, link, { status: 400, message: ENTER_EMAIL, email });
     const attemptKey = `${req.ip}|${link.access.eventId}`;
-    const blocked = await kit.identifyLimiter?.isBlocked(attemptKey);
-    if (blocked && !blocked.allowed)
-      return tooManyAttempts(res, link, email, blocked.retryAfterSeconds);
+    const blocked = await kit.identifyLimiter.isBlocked(attemptKey);
+    if (!blocked.allowed) return tooManyAttempts(res, link, email, blocked.retryAfterSeconds);
     const interviewer = await kit.lifecycle.findInterviewer(link.access.eventId, email);
     if (!interviewer) {
-      const counted = await kit.identifyLimiter?.consume(attemptKey);
-      if (counted && !counted.allowed)
-        return tooManyAttempts(res, link, email, counted.retryAfterSeconds);
+      const counted = await kit.identifyLimiter.consume(attemptKey);
+      if (!counted.allowed) return tooManyAttempts(res, link, email, counted.retryAfterSeconds);
       return show(req, res, link, { status: 403, message: NOT_INVITED, email });
     }
     kit.identities.remember(res, place(link), interviewer.id);

@@ -19,8 +19,11 @@ export interface LobbyKit {
   csrf: CsrfTokens;
   identities: InterviewerIdentities;
   /** Counts wrong emails on the interviewer lobby per client address and event. */
-  identifyLimiter?: RateLimiter;
+  identifyLimiter: AttemptLimiter;
 }
+
+/** The part of a RateLimiter the pages use. */
+export type AttemptLimiter = Pick<RateLimiter, 'isBlocked' | 'consume'>;
 
 /** A token opened on the page of its own kind. */
 export interface OpenedLink {

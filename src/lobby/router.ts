@@ -1,26 +1,25 @@
 import express, { Router, type RequestHandler } from 'express';
-import { systemClock, type Clock } from '../clock.js';
 import type { Config } from '../config.js';
-import type { RateLimiter } from '../security/rate-limiter.js';
 import type { InterviewLifecycle } from '../interviews/lifecycle/interview-lifecycle.js';
 import { LOBBY_PATHS } from '../interviews/lobby-links.js';
-import { CsrfTokens } from '../sessions/csrf.js';
+import type { CsrfTokens } from '../sessions/csrf.js';
 import { lobbyErrorPages } from './html-errors.js';
 import { mountIntervieweeLobby } from './interviewee-lobby.js';
-import { InterviewerIdentities } from './interviewer-identity.js';
+import type { InterviewerIdentities } from './interviewer-identity.js';
 import { mountInterviewerLobby } from './interviewer-lobby.js';
 import { mountLandingPage } from './landing-page.js';
 import { LobbyPages } from './lobby-pages.js';
-import type { LobbyKit } from './lobby-kit.js';
+import type { AttemptLimiter, LobbyKit } from './lobby-kit.js';
 
 export interface LobbyDependencies {
   lifecycle: InterviewLifecycle;
   config: Config;
-  /** Server secret that CSRF tokens and interviewer cookies are derived from. */
-  formSecret: string;
-  clock?: Clock;
+  /** CSRF tokens of forms on PUBLIC_URL. */
+  csrf: CsrfTokens;
+  /** Remembers which interviewer uses an interviewer lobby in a browser. */
+  identities: InterviewerIdentities;
   /** Limits wrong-email attempts on the interviewer lobby (RATE_LIMIT_SIGN_IN_* settings). */
-  identifyLimiter?: RateLimiter;
+  identifyLimiter: AttemptLimiter;
 }
 
 const PAGE_PREFIXES = [LOBBY_PATHS.landing, LOBBY_PATHS.interviewer, LOBBY_PATHS.interviewee];
@@ -31,13 +30,12 @@ const PAGE_PREFIXES = [LOBBY_PATHS.landing, LOBBY_PATHS.interviewer, LOBBY_PATHS
  * Referer, and every unknown link gets the same not-found page.
  */
 export function lobbyRouter(deps: LobbyDependencies): Router {
-  const secure = deps.config.publicUrl.startsWith('https:');
   const pages = new LobbyPages();
   const kit: LobbyKit = {
     lifecycle: deps.lifecycle,
     pages,
-    csrf: new CsrfTokens(deps.formSecret, { secure }),
-    identities: new InterviewerIdentities(deps.formSecret, deps.clock ?? systemClock, { secure }),
+    csrf: deps.csrf,
+    identities: deps.identities,
     identifyLimiter: deps.identifyLimiter,
   };
   const form = express.urlencoded({

@@ -1,12 +1,8 @@
-import type { Knex } from 'knex';
 import type { BrowserSessionRow } from '../db/rows.js';
-
-type Executor = Knex | Knex.Transaction;
+import { Store } from '../db/store.js';
 
 /** SQL for browser sessions. Rows are keyed by the SHA-256 of the session id, never the id. */
-export class SessionStore {
-  constructor(private readonly db: Executor) {}
-
+export class SessionStore extends Store {
   async insert(row: BrowserSessionRow): Promise<void> {
     await this.db('browser_sessions').insert(row);
   }

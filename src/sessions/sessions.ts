@@ -1,10 +1,9 @@
 import type { Request, Response } from 'express';
-import type { Knex } from 'knex';
 import type { Clock } from '../clock.js';
 import type { BrowserSessionRow } from '../db/rows.js';
 import { randomToken, sha256Hex } from '../security/random.js';
 import { clearCookie, readCookie, writeCookie } from './cookies.js';
-import { SessionStore } from './session-store.js';
+import type { SessionStore } from './session-store.js';
 
 export const SESSION_COOKIE = 'hpa_session';
 
@@ -40,18 +39,17 @@ export interface NewSession {
  * table cannot be replayed as cookies. Expired sessions are ignored and deleted when next seen.
  */
 export class BrowserSessions {
-  private readonly store: SessionStore;
-
   constructor(
-    private readonly db: Knex,
+    private readonly store: SessionStore,
     private readonly clock: Clock,
     private readonly cookie: { secure: boolean },
-  ) {
-    this.store = new SessionStore(db);
-  }
+  ) {}
 
-  /** Stores a new session for a user who has just signed in; `executor` may be a transaction. */
-  async create(userId: string, executor: Knex | Knex.Transaction = this.db): Promise<NewSession> {
+  /**
+   * Stores a new session for a user who has just signed in; `store` may be one bound to a
+   * transaction (see SessionStore.inTransaction).
+   */
+  async create(userId: string, store: SessionStore = this.store): Promise<NewSession> {
     const id = randomToken(32);
     const now = this.clock.now();
     const row: BrowserSessionRow = {
@@ -62,7 +60,7 @@ export class BrowserSessions {
       last_seen_at: now,
       expires_at: now + SESSION_LIFETIME_MS,
     };
-    await new SessionStore(executor).insert(row);
+    await store.insert(row);
     return { id, session: toSession(row) };
   }
 

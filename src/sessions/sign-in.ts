@@ -1,4 +1,3 @@
-import type { Knex } from 'knex';
 import type { AccountStore } from '../accounts/account-store.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import { hashPassword, MAX_PASSWORD_LENGTH, verifyPassword } from '../security/passwords.js';
@@ -6,6 +5,7 @@ import { sha256Hex } from '../security/random.js';
 import type { RateLimiter } from '../security/rate-limiter.js';
 import { isPossibleIdentifier } from '../security/text-safety.js';
 import { MAX_EMAIL_LENGTH } from '../validation/email.js';
+import type { SessionStore } from './session-store.js';
 import type { BrowserSessions, NewSession } from './sessions.js';
 
 export interface SignInAttempt {
@@ -24,9 +24,11 @@ export type SignInOutcome =
   | { outcome: 'rate-limited'; retryAfterSeconds: number };
 
 export interface SignInDependencies {
-  db: Knex;
   accounts: AccountStore;
   sessions: BrowserSessions;
+  /** Where sessions are stored: a new session and its audit entry commit together. */
+  sessionStore: SessionStore;
+  /** The one budget of failed attempts, per client IP and email, of every sign-in form. */
   limiter: RateLimiter;
   audit: AuditLog;
 }
@@ -77,11 +79,11 @@ export class SignIn {
 
   /** Opens a session for a user who has just proved who they are (signed in or signed up). */
   async startSession(userId: string, ip: string, appId?: string): Promise<NewSession> {
-    return this.deps.db.transaction(async (trx) => {
-      const session = await this.deps.sessions.create(userId, trx);
+    return this.deps.sessionStore.inTransaction(async (store, tx) => {
+      const session = await this.deps.sessions.create(userId, store);
       await this.deps.audit.record(
         { type: 'sign_in.succeeded', actorUserId: userId, appId: appId ?? null, ip },
-        trx,
+        tx,
       );
       return session;
     });

@@ -2,11 +2,9 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { runProgram } from '../../src/cli/program.js';
-import { createCliServices } from '../../src/cli/services.js';
+import { testCliServices } from '../support/compose.js';
 import { sha256Hex } from '../../src/security/random.js';
 import { verifyPassword } from '../../src/security/passwords.js';
-import { silentLogger } from '../support/logger.js';
-import { TEST_KEY_ENCRYPTION_SECRET } from '../support/service.js';
 import {
   createTestDatabase,
   describeEachDialect,
@@ -27,9 +25,7 @@ function cli(database: () => TestDatabase) {
       stdout: (t: string) => void (stdout += t),
       stderr: (t: string) => void (stderr += t),
     };
-    const code = await runProgram(argv, io, async () =>
-      createCliServices(database().db, TEST_KEY_ENCRYPTION_SECRET, silentLogger),
-    );
+    const code = await runProgram(argv, io, async () => testCliServices(database().db));
     return { code, stdout, stderr };
   };
 }

@@ -1,15 +1,12 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { systemClock } from '../../src/clock.js';
 import { runProgram } from '../../src/cli/program.js';
-import { createCliServices } from '../../src/cli/services.js';
-import { DEFAULT_ARCHIVE_AFTER_DAYS } from '../../src/config.js';
+import { testCliServices } from '../support/compose.js';
 import { verifyPassword } from '../../src/security/passwords.js';
 import { describeEachDialect } from '../support/databases.js';
-import { silentLogger } from '../support/logger.js';
 import { basic, callApi } from '../support/oauth-fixtures.js';
-import { TEST_KEY_ENCRYPTION_SECRET, startTestService } from '../support/service.js';
+import { startTestService } from '../support/service.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -31,14 +28,9 @@ describeEachDialect('admin CLI demo', (database) => {
       stderr: (text: string) => void (stderr += text),
     };
     const code = await runProgram([...flags, 'demo'], io, async () =>
-      createCliServices(
-        database().db,
-        TEST_KEY_ENCRYPTION_SECRET,
-        silentLogger,
-        systemClock,
-        DEFAULT_ARCHIVE_AFTER_DAYS,
-        { authUrl: service.config.authUrl, apiUrl: service.config.apiUrl },
-      ),
+      testCliServices(database().db, {
+        env: { AUTH_URL: service.config.authUrl, API_URL: service.config.apiUrl },
+      }),
     );
     assert.equal(code, 0, stderr);
     return stdout;

@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
 import { runProgram } from '../../src/cli/program.js';
-import { createCliServices } from '../../src/cli/services.js';
+import { testCliServices } from '../support/compose.js';
 import { ManualClock } from '../../src/clock.js';
 import { describeEachDialect } from '../support/databases.js';
-import { silentLogger } from '../support/logger.js';
-import { TEST_KEY_ENCRYPTION_SECRET } from '../support/service.js';
 
 const DELAY_MS = 120_000;
 
@@ -19,9 +17,7 @@ describeEachDialect('keys commands', (database) => {
       stdout: (text: string) => void (stdout += text),
       stderr: (text: string) => void (stderr += text),
     };
-    const code = await runProgram(argv, io, async () =>
-      createCliServices(database().db, TEST_KEY_ENCRYPTION_SECRET, silentLogger, clock),
-    );
+    const code = await runProgram(argv, io, async () => testCliServices(database().db, { clock }));
     assert.equal(code, 0, stderr);
     return stdout;
   }

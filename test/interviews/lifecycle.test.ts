@@ -7,6 +7,7 @@ import type { LobbyRole } from '../../src/db/rows.js';
 import { NotFoundError, ValidationError } from '../../src/errors.js';
 import { TransitionRefused } from '../../src/interviews/lifecycle/interview-lifecycle.js';
 import { InterviewLifecycleService } from '../../src/interviews/lifecycle/lifecycle-service.js';
+import { LifecycleStore } from '../../src/interviews/lifecycle/lifecycle-store.js';
 import { archiveDelayMs } from '../../src/interviews/lifecycle/settle.js';
 import type { Principal } from '../../src/oauth/principal.js';
 import { SecretBox } from '../../src/security/secret-box.js';
@@ -439,7 +440,7 @@ describeEachDialect('interview lifecycle service', (database) => {
     const second = openDatabase(database().config, silentLogger);
     try {
       const elsewhere = new InterviewLifecycleService(
-        second,
+        new LifecycleStore(second),
         new SecretBox(TEST_KEY_ENCRYPTION_SECRET, 'lobby-tokens'),
         service.config.publicUrl,
         clock,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { runProgram } from '../../src/cli/program.js';
-import { createCliServices } from '../../src/cli/services.js';
+import { testCliServices } from '../support/compose.js';
 import { ManualClock } from '../../src/clock.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { openDatabase, type Database } from '../../src/db/database.js';
@@ -18,13 +18,14 @@ import {
   settleEvent,
   settleInterviewee,
 } from '../../src/interviews/lifecycle/settle.js';
+import { LifecycleStore } from '../../src/interviews/lifecycle/lifecycle-store.js';
 import { InterviewSweeper } from '../../src/interviews/lifecycle/sweeper.js';
 import type { Principal } from '../../src/oauth/principal.js';
 import { describeEachDialect } from '../support/databases.js';
 import { postGraphQL } from '../support/graphql-client.js';
 import { insertTenant } from '../support/interview-fixtures.js';
 import { silentLogger } from '../support/logger.js';
-import { startTestService, TEST_KEY_ENCRYPTION_SECRET } from '../support/service.js';
+import { startTestService } from '../support/service.js';
 
 const MINUTE = 60_000;
 const ARCHIVE_AFTER = archiveDelayMs(30);
@@ -240,7 +241,7 @@ describeEachDialect('time-driven transitions', (database) => {
     };
   }
 
-  const sweeper = () => new InterviewSweeper(database().db, ARCHIVE_AFTER);
+  const sweeper = () => new InterviewSweeper(new LifecycleStore(database().db), ARCHIVE_AFTER);
 
   it('reads an event as ENDED once its end time passes, before any sweep; the sweep stores it', async () => {
     const [eventId] = await insertOpenEvents(database().db, tenant, 3, END);
@@ -329,7 +330,9 @@ describeEachDialect('time-driven transitions', (database) => {
       openDatabase(database().config, silentLogger),
     ];
     try {
-      const sweepers = workers.map((db) => new InterviewSweeper(db, ARCHIVE_AFTER));
+      const sweepers = workers.map(
+        (db) => new InterviewSweeper(new LifecycleStore(db), ARCHIVE_AFTER),
+      );
       let endAt = clock.now() + MINUTE;
       for (const due of [250, 40, 40]) {
         const ids = await insertOpenEvents(database().db, tenant, due, endAt);
@@ -428,7 +431,7 @@ describeEachDialect('time-driven transitions', (database) => {
     let stdout = '';
     const io = { stdout: (text: string) => void (stdout += text), stderr: () => {} };
     const services = async () =>
-      createCliServices(database().db, TEST_KEY_ENCRYPTION_SECRET, silentLogger, clock, 30);
+      testCliServices(database().db, { clock, env: { ARCHIVE_AFTER_DAYS: '30' } });
     assert.equal(await runProgram(['--json', 'interviews', 'sweep'], io, services), 0);
     assert.deepEqual(JSON.parse(stdout), {
       swept_at: new Date(endAt).toISOString(),

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
+import { systemClock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
 import type { DecisionValue, LobbyRole } from '../../src/db/rows.js';
 import { errorHandler, notFound } from '../../src/http/errors.js';
@@ -13,7 +14,9 @@ import {
   type LobbyAccess,
   type LobbyView,
 } from '../../src/interviews/lifecycle/interview-lifecycle.js';
+import { InterviewerIdentities } from '../../src/lobby/interviewer-identity.js';
 import { lobbyRouter } from '../../src/lobby/router.js';
+import { CsrfTokens } from '../../src/sessions/csrf.js';
 import { randomToken } from '../../src/security/random.js';
 import type { Principal } from '../../src/oauth/principal.js';
 import { createTestDatabase, type TestDatabase } from '../support/databases.js';
@@ -182,7 +185,19 @@ async function startPages(lifecycle: InterviewLifecycle) {
   const config = loadConfig({ PUBLIC_URL: 'http://pages.test', LOG_LEVEL: 'silent' });
   const app = express();
   app.use(requestContext(silentLogger));
-  app.use(lobbyRouter({ lifecycle, config, formSecret: SECRET }));
+  app.use(
+    lobbyRouter({
+      lifecycle,
+      config,
+      csrf: new CsrfTokens(SECRET, { secure: false }),
+      identities: new InterviewerIdentities(SECRET, systemClock, { secure: false }),
+      // No limit on wrong emails here; the real service's limit has its own tests.
+      identifyLimiter: {
+        isBlocked: async () => ({ allowed: true }),
+        consume: async () => ({ allowed: true }),
+      },
+    }),
+  );
   app.use(notFound);
   app.use(errorHandler);
   const server = await new Promise<Server>((resolve) => {

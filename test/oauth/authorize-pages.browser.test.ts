@@ -3,15 +3,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
-import { AccountService } from '../../src/accounts/account-service.js';
-import { AccountStore } from '../../src/accounts/account-store.js';
-import { AppService } from '../../src/accounts/app-service.js';
-import { AppStore } from '../../src/accounts/app-store.js';
-import { systemClock } from '../../src/clock.js';
 import type { EmployerRow } from '../../src/db/rows.js';
 import { launchChromium } from '../support/browser.js';
 import { createTestDatabase, type TestDatabase } from '../support/databases.js';
 import { startTestService } from '../support/service.js';
+import { testAccounts } from '../support/compose.js';
 
 const PASSWORD = 'correct horse battery staple';
 const STATE = 'return to /jobs?id=7 & tab=2 ✓';
@@ -48,12 +44,7 @@ describe('authorization pages in Chromium [sqlite]', function () {
     service = await startTestService(database);
     clientApp = await startClientApp();
 
-    const accounts = new AccountService(new AccountStore(database.db), systemClock);
-    const apps = new AppService(
-      new AppStore(database.db),
-      new AccountStore(database.db),
-      systemClock,
-    );
+    const { accounts, apps } = testAccounts(database.db);
     email = `grace-${randomBytes(4).toString('hex')}@example.com`;
     await accounts.createUser({ email, password: PASSWORD, name: 'Grace' });
     employers = [];

@@ -1,10 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
-import { AccountService } from '../../src/accounts/account-service.js';
-import { AccountStore } from '../../src/accounts/account-store.js';
-import { AppService } from '../../src/accounts/app-service.js';
-import { AppStore } from '../../src/accounts/app-store.js';
-import { systemClock } from '../../src/clock.js';
+import type { AccountService } from '../../src/accounts/account-service.js';
+import type { AppService } from '../../src/accounts/app-service.js';
 import type { Database } from '../../src/db/database.js';
 import type { AuthorizationCodeRow, EmployerRow } from '../../src/db/rows.js';
 import { withParameters } from '../../src/oauth/authorize/redirects.js';
@@ -12,6 +9,7 @@ import { sha256Hex } from '../../src/security/random.js';
 import { describeEachDialect } from '../support/databases.js';
 import { assertResponseMatches } from '../support/openapi-contract.js';
 import { startTestService } from '../support/service.js';
+import { testAccounts } from '../support/compose.js';
 
 const PASSWORD = 'correct horse battery staple';
 const REDIRECT_URI = 'http://127.0.0.1:8080/callback';
@@ -192,8 +190,7 @@ describeEachDialect('GET /oauth/v2/authorize', (database) => {
   before(async () => {
     service = await startTestService(database());
     db = database().db;
-    accounts = new AccountService(new AccountStore(db), systemClock);
-    appService = new AppService(new AppStore(db), new AccountStore(db), systemClock);
+    ({ accounts, apps: appService } = testAccounts(db));
     const owner = await newUser('owner');
     app = (
       await appService.createApp({

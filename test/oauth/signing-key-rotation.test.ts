@@ -8,7 +8,7 @@ import {
   type JWTVerifyGetKey,
 } from 'jose';
 import { runProgram } from '../../src/cli/program.js';
-import { createCliServices } from '../../src/cli/services.js';
+import { testCliServices } from '../support/compose.js';
 import { ManualClock } from '../../src/clock.js';
 import { migrationSource } from '../../src/db/migrations/index.js';
 import { SigningKeyStore } from '../../src/oauth/signing-keys/signing-key-store.js';
@@ -45,7 +45,7 @@ describeEachDialect('signing key rotation seen by clients', (database) => {
     let stdout = '';
     const io = { stdout: (text: string) => void (stdout += text), stderr: () => {} };
     const code = await runProgram(['--json', 'keys', 'rotate', ...options], io, async () =>
-      createCliServices(database().db, TEST_KEY_ENCRYPTION_SECRET, silentLogger, clock),
+      testCliServices(database().db, { clock }),
     );
     assert.equal(code, 0);
     const { rotated } = JSON.parse(stdout) as {

@@ -5,9 +5,8 @@ import type { SigningKeyRow } from '../../src/db/rows.js';
 import { SecretBox } from '../../src/security/secret-box.js';
 import { KEY_GRACE_PERIOD_MS } from '../../src/oauth/signing-keys/signing-keys.js';
 import { runProgram } from '../../src/cli/program.js';
-import { createCliServices } from '../../src/cli/services.js';
+import { testCliServices } from '../support/compose.js';
 import { describeEachDialect } from '../support/databases.js';
-import { silentLogger } from '../support/logger.js';
 import {
   REDIRECT_URI,
   basic,
@@ -570,7 +569,7 @@ describeEachDialect('token endpoint and protected resources', (database) => {
         stderr: (text: string) => void (output += text),
       };
       const code = await runProgram(['--json', 'keys', 'rotate'], io, async () =>
-        createCliServices(database().db, TEST_KEY_ENCRYPTION_SECRET, silentLogger, clock),
+        testCliServices(database().db, { clock }),
       );
       assert.equal(code, 0, output);
       const rotated = JSON.parse(output).rotated;

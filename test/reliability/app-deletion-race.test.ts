@@ -1,8 +1,5 @@
 import assert from 'node:assert/strict';
-import { AccountStore } from '../../src/accounts/account-store.js';
-import { AppService } from '../../src/accounts/app-service.js';
-import { AppStore } from '../../src/accounts/app-store.js';
-import { AuditLog } from '../../src/audit/audit-log.js';
+import type { AppService } from '../../src/accounts/app-service.js';
 import { systemClock } from '../../src/clock.js';
 import type { AppRow } from '../../src/db/rows.js';
 import { OAuthError } from '../../src/oauth/oauth-error.js';
@@ -10,11 +7,11 @@ import { runConcurrently, tally } from '../support/concurrency.js';
 import { describeEachDialect } from '../support/databases.js';
 import { Gate, gatedTokenService, settle } from '../support/gated-token-service.js';
 import { InterviewRequests, outcomeCode } from '../support/interview-requests.js';
-import { silentLogger } from '../support/logger.js';
 import { createOAuthTenant } from '../support/oauth-fixtures.js';
 import { RAISED_RATE_LIMITS } from '../support/service-process.js';
 import { startTestService } from '../support/service.js';
 import { TokenRequests } from '../support/token-requests.js';
+import { testAccounts } from '../support/compose.js';
 
 const ROUNDS = 5;
 const REQUESTS = 40;
@@ -35,12 +32,7 @@ describeEachDialect('reliability: app deletion during token requests', (database
       env: { ...RAISED_RATE_LIMITS, TOKEN_VERIFICATION_CACHE_MS: '10000' },
     });
     const db = database().db;
-    apps = new AppService(
-      new AppStore(db),
-      new AccountStore(db),
-      systemClock,
-      new AuditLog(db, systemClock, silentLogger),
-    );
+    apps = testAccounts(db).apps;
   });
   after(async () => {
     await service?.stop();

@@ -1,20 +1,16 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { AccountService } from '../../src/accounts/account-service.js';
-import { AccountStore } from '../../src/accounts/account-store.js';
-import { AppService } from '../../src/accounts/app-service.js';
-import { AppStore } from '../../src/accounts/app-store.js';
 import type { Clock } from '../../src/clock.js';
 import type { Database } from '../../src/db/database.js';
 import { AuthorizationCodes, type CodeGrant } from '../../src/oauth/authorization-codes.js';
 import { assertResponseMatches } from './openapi-contract.js';
+import { testAccounts } from './compose.js';
 
 export const REDIRECT_URI = 'http://localhost:8080/callback';
 export const PASSWORD = 'correct horse battery';
 
 /** A user with one employer (and one employer they do not belong to), plus two apps. */
 export async function createOAuthTenant(db: Database, clock: Clock, label = 'ada') {
-  const accounts = new AccountService(new AccountStore(db), clock);
-  const apps = new AppService(new AppStore(db), new AccountStore(db), clock);
+  const { accounts, apps } = testAccounts(db, clock);
   const email = `${label}-${randomBytes(4).toString('hex')}@example.com`;
   const user = await accounts.createUser({ email, password: PASSWORD, name: label });
   const { employer } = await accounts.createEmployer({

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../clock.js';
-import type { Database } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type {
   DecisionValue,
@@ -22,7 +21,7 @@ import {
   type LobbyView,
 } from './interview-lifecycle.js';
 import { endEvent } from './event-ending.js';
-import { LifecycleStore } from './lifecycle-store.js';
+import type { LifecycleStore } from './lifecycle-store.js';
 import { lobbyView } from './lobby-view.js';
 import { settleEvent, type SettledEvent } from './settle.js';
 import {
@@ -52,18 +51,14 @@ interface LockedEvent {
  * conditional UPDATEs; a refusal throws TransitionRefused before anything is written.
  */
 export class InterviewLifecycleService implements InterviewLifecycle {
-  private readonly store: LifecycleStore;
-
   constructor(
-    db: Database,
+    private readonly store: LifecycleStore,
     private readonly lobbyTokenBox: SecretBox,
     private readonly publicUrl: string,
     private readonly clock: Clock,
     /** ARCHIVE_AFTER_DAYS, in milliseconds (see archiveDelayMs). */
     private readonly archiveAfterMs: number,
-  ) {
-    this.store = new LifecycleStore(db);
-  }
+  ) {}
 
   async access(role: LobbyRole, token: string): Promise<LobbyAccess | null> {
     if (!token || token.length > TOKEN_MAX) return null;

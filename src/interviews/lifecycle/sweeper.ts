@@ -1,9 +1,8 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../../clock.js';
-import type { Database } from '../../db/database.js';
 import type { EpochMs } from '../../db/rows.js';
 import { endEvent } from './event-ending.js';
-import { LifecycleStore } from './lifecycle-store.js';
+import type { LifecycleStore } from './lifecycle-store.js';
 import { eventChanges } from './state-machines.js';
 
 /** How many transitions one sweep applied; several workers' counts add up to the due events. */
@@ -25,15 +24,11 @@ const BATCH_SIZE = 200;
  * sweeper (or interviewer) applies each transition and the others see zero rows changed.
  */
 export class InterviewSweeper {
-  private readonly store: LifecycleStore;
-
   constructor(
-    db: Database,
+    private readonly store: LifecycleStore,
     /** ARCHIVE_AFTER_DAYS, in milliseconds (see archiveDelayMs). */
     private readonly archiveAfterMs: number,
-  ) {
-    this.store = new LifecycleStore(db);
-  }
+  ) {}
 
   async sweep(now: EpochMs): Promise<SweepCounts> {
     const ended = await this.endDueEvents(now);

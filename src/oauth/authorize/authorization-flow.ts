@@ -1,15 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import type { Knex } from 'knex';
 import { validateEmployerId } from '../../../generated/validators.cjs';
 import type { AccountStore } from '../../accounts/account-store.js';
+import type { AppStore } from '../../accounts/app-store.js';
 import type { AuditLog } from '../../audit/audit-log.js';
 import type { Clock } from '../../clock.js';
 import type { EmployerRow } from '../../db/rows.js';
 import type { BrowserSession } from '../../sessions/sessions.js';
 import type { AuthorizationCodes } from '../authorization-codes.js';
 import { hasScope } from '../scopes.js';
-import type { AuthorizationRequest } from './authorization-request.js';
-import { ConsentStore } from './consent-store.js';
+import {
+  checkAuthorizationRequest,
+  type AuthorizationRequest,
+  type CheckedRequest,
+} from './authorization-request.js';
+import type { ConsentStore } from './consent-store.js';
 
 /** What a signed-in user sees next for a valid authorization request. */
 export type NextStep =
@@ -21,9 +25,10 @@ export type NextStep =
 export type EmployerChoice = { employerId: string | null };
 
 export interface AuthorizationFlowDependencies {
-  db: Knex;
+  consents: ConsentStore;
   clock: Clock;
   accounts: AccountStore;
+  apps: AppStore;
   codes: AuthorizationCodes;
   audit: AuditLog;
 }
@@ -33,14 +38,15 @@ export interface AuthorizationFlowDependencies {
  * grant. It knows neither HTTP nor pages; the router renders what it decides.
  */
 export class AuthorizationFlow {
-  private readonly consents: ConsentStore;
+  constructor(private readonly deps: AuthorizationFlowDependencies) {}
 
-  constructor(private readonly deps: AuthorizationFlowDependencies) {
-    this.consents = new ConsentStore(deps.db);
+  /** Checks an authorization request's query string (client, redirect_uri, scopes, PKCE). */
+  checkRequest(query: string): Promise<CheckedRequest> {
+    return checkAuthorizationRequest(query, this.deps.apps);
   }
 
   async nextStep(request: AuthorizationRequest, session: BrowserSession): Promise<NextStep> {
-    if (!(await this.consents.has(session.userId, request.app.id, request.scope))) {
+    if (!(await this.deps.consents.has(session.userId, request.app.id, request.scope))) {
       return { step: 'consent' };
     }
     if (request.selectEmployer && hasScope(request.scope, 'employer_access')) {
@@ -56,8 +62,8 @@ export class AuthorizationFlow {
     session: BrowserSession,
     ip: string,
   ): Promise<void> {
-    await this.deps.db.transaction(async (trx) => {
-      await new ConsentStore(trx).remember({
+    await this.deps.consents.inTransaction(async (consents, tx) => {
+      await consents.remember({
         id: randomUUID(),
         user_id: session.userId,
         app_id: request.app.id,
@@ -72,7 +78,7 @@ export class AuthorizationFlow {
           ip,
           details: { scope: request.scope },
         },
-        trx,
+        tx,
       );
     });
   }

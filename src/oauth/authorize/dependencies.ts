@@ -1,28 +1,19 @@
-import type { AccountStore } from '../../accounts/account-store.js';
-import type { AppStore } from '../../accounts/app-store.js';
-import type { AuditLog } from '../../audit/audit-log.js';
-import type { Clock } from '../../clock.js';
+import type { AccountService } from '../../accounts/account-service.js';
 import type { Config } from '../../config.js';
-import type { Database } from '../../db/database.js';
-import type { RateLimiter } from '../../security/rate-limiter.js';
-import type { AuthorizationCodes } from '../authorization-codes.js';
+import type { CsrfTokens } from '../../sessions/csrf.js';
+import type { BrowserSessions } from '../../sessions/sessions.js';
+import type { SignIn } from '../../sessions/sign-in.js';
+import type { AuthorizationFlow } from './authorization-flow.js';
 
-/** What the authorization endpoint and its pages are given by the composition root. */
+/** What the authorization endpoint and its pages are given by the oauth compose module. */
 export interface AuthorizeDependencies {
   config: Config;
-  db: Database;
-  clock: Clock;
-  accounts: AccountStore;
-  apps: AppStore;
-  codes: AuthorizationCodes;
-  audit: AuditLog;
-  /** Counts failed sign-ins per client IP and email. */
-  signInLimiter: RateLimiter;
-  /**
-   * Secret from which the key of pre-sign-in CSRF tokens is derived. Defaults to
-   * config.keyEncryptionSecret (mandatory in production); without either, each process draws a
-   * random key, so a sign-in form shown before a restart is refused after it. The composition
-   * root can pass the resolved key-encryption secret here.
-   */
-  formSecret?: string;
+  /** The browser sessions the console shares. */
+  sessions: BrowserSessions;
+  csrf: CsrfTokens;
+  /** Sign-in shared with the console: one budget of failed attempts for both forms. */
+  signIn: SignIn;
+  /** The rules between sign-in and the code: request checks, consent, employer choice. */
+  flow: AuthorizationFlow;
+  accounts: AccountService;
 }

@@ -1,10 +1,8 @@
 import express, { Router, type Request, type Response } from 'express';
-import { randomToken } from '../../security/random.js';
-import { CSRF_FIELD, CsrfTokens } from '../../sessions/csrf.js';
-import { BrowserSessions, type BrowserSession } from '../../sessions/sessions.js';
+import { CSRF_FIELD } from '../../sessions/csrf.js';
+import type { BrowserSession } from '../../sessions/sessions.js';
 import { OAuthError } from '../oauth-error.js';
-import { AuthorizationFlow } from './authorization-flow.js';
-import { checkAuthorizationRequest, type AuthorizationRequest } from './authorization-request.js';
+import type { AuthorizationRequest } from './authorization-request.js';
 import type { AuthorizeDependencies } from './dependencies.js';
 import { htmlErrorPages } from './html-errors.js';
 import { PUBLIC_DIR } from '../../http/views.js';
@@ -19,7 +17,6 @@ import {
   codeResponseUri,
   errorResponseUri,
 } from './redirects.js';
-import { SignIn } from '../../sessions/sign-in.js';
 
 type RedirectStatus = 302 | 303;
 
@@ -36,17 +33,7 @@ const CHOOSE_EMPLOYER = 'Choose one of your employers, or continue without an em
  * that goes through every step on its own. Every successful POST answers 303.
  */
 export function authorizeRouter(deps: AuthorizeDependencies): Router {
-  const secure = deps.config.authUrl.startsWith('https:');
-  const sessions = new BrowserSessions(deps.db, deps.clock, { secure });
-  const csrf = new CsrfTokens(formSecret(deps), { secure });
-  const flow = new AuthorizationFlow(deps);
-  const signIn = new SignIn({
-    db: deps.db,
-    accounts: deps.accounts,
-    sessions,
-    limiter: deps.signInLimiter,
-    audit: deps.audit,
-  });
+  const { sessions, csrf, flow, signIn } = deps;
   const pages = new AuthorizePages();
   const iss = deps.config.authUrl;
 
@@ -56,7 +43,7 @@ export function authorizeRouter(deps: AuthorizeDependencies): Router {
     res: Response,
     status: RedirectStatus,
   ): Promise<AuthorizationRequest | undefined> {
-    const checked = await checkAuthorizationRequest(query, deps.apps);
+    const checked = await flow.checkRequest(query);
     if (checked.outcome === 'valid') return checked.request;
     if (checked.outcome === 'unredirectable') {
       pages.error(res, 400, { title: 'This sign-in link is not valid', message: checked.message });
@@ -84,7 +71,7 @@ export function authorizeRouter(deps: AuthorizeDependencies): Router {
     const next = await flow.nextStep(request, session);
     const csrfToken = csrf.forSession(session);
     if (next.step === 'consent') {
-      const user = await deps.accounts.findUserById(session.userId);
+      const user = await deps.accounts.findUser(session.userId);
       pages.consent(res, { request, csrfToken, userEmail: user?.email ?? '' });
     } else if (next.step === 'select-employer') {
       pages.selectEmployer(res, { request, csrfToken, employers: next.employers });
@@ -210,10 +197,6 @@ export function authorizeRouter(deps: AuthorizeDependencies): Router {
 
   router.use(AUTHORIZE_PATH, htmlErrorPages(pages));
   return router;
-}
-
-function formSecret(deps: AuthorizeDependencies): string {
-  return deps.formSecret ?? deps.config.keyEncryptionSecret ?? randomToken(32);
 }
 
 /** The query string exactly as the client sent it, without the `?`. */

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { systemClock } from '../../../src/clock.js';
 import { ConsentStore } from '../../../src/oauth/authorize/consent-store.js';
+import { SessionStore } from '../../../src/sessions/session-store.js';
 import { BrowserSessions, SESSION_COOKIE } from '../../../src/sessions/sessions.js';
 import type { TestDatabase } from '../../support/databases.js';
 import {
@@ -89,7 +90,9 @@ export async function startFuzzService(database: TestDatabase): Promise<FuzzServ
         });
       }
     }
-    const sessions = new BrowserSessions(database.db, systemClock, { secure: false });
+    const sessions = new BrowserSessions(new SessionStore(database.db), systemClock, {
+      secure: false,
+    });
     return `${SESSION_COOKIE}=${(await sessions.create(tenant.user.id)).id}`;
   };
   return {

@@ -1,0 +1,34 @@
+import type { SharedDependencies } from '../shared-dependencies.js';
+import { AccountService } from './account-service.js';
+import { AccountStore } from './account-store.js';
+import { AppService } from './app-service.js';
+import { AppStore } from './app-store.js';
+
+/** Users, employers and partner apps, as the rest of the service may use them. */
+export interface Accounts {
+  /** Users, employers and memberships. */
+  accounts: AccountService;
+  /** Partner apps: registration, credentials, redirect URIs, deletion (all audited). */
+  apps: AppService;
+  /**
+   * The stores themselves, for other capabilities' services that read accounts and apps inside
+   * their own rules (the token endpoint, sign-in, the Interview API). Never for a router.
+   */
+  stores: { accounts: AccountStore; apps: AppStore };
+}
+
+/** Builds the accounts capability: one store of each kind and the services over them. */
+export function composeAccounts(shared: SharedDependencies): Accounts {
+  const stores = { accounts: new AccountStore(shared.db), apps: new AppStore(shared.db) };
+  return {
+    accounts: new AccountService(stores.accounts, shared.clock),
+    apps: new AppService(
+      stores.apps,
+      stores.accounts,
+      shared.clock,
+      shared.audit,
+      shared.boxes.clientSecrets,
+    ),
+    stores,
+  };
+}

@@ -1,0 +1,33 @@
+import type { Router } from 'express';
+import type { Accounts } from '../accounts/compose.js';
+import type { OAuth } from '../oauth/compose.js';
+import type { Sessions } from '../sessions/compose.js';
+import { createRateLimiter, type SharedDependencies } from '../shared-dependencies.js';
+import { consoleRouter } from './router.js';
+import { SecretFlash } from './secret-flash.js';
+
+/** The partner console under /console, on AUTH_URL. */
+export interface Console {
+  router(): Router;
+}
+
+export function composeConsole(
+  shared: SharedDependencies,
+  deps: { accounts: Accounts; sessions: Sessions; oauth: OAuth },
+): Console {
+  const { config } = shared;
+  const { accounts, sessions, oauth } = deps;
+  const dependencies = {
+    config,
+    accounts: accounts.accounts,
+    apps: accounts.apps,
+    sessions: sessions.sessions,
+    csrf: sessions.csrf,
+    signIn: sessions.signIn,
+    flash: new SecretFlash(shared.db, shared.boxes.secretReveals, shared.clock),
+    revealLimiter: createRateLimiter(shared, 'secret-reveal', config.rateLimits.signIn),
+    signUpLimiter: createRateLimiter(shared, 'console-sign-up', config.rateLimits.signIn),
+    forgetVerifiedTokens: () => oauth.verifier.forgetAll(),
+  };
+  return { router: () => consoleRouter(dependencies) };
+}

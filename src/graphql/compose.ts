@@ -1,0 +1,45 @@
+import type { Router } from 'express';
+import type { Interviews } from '../interviews/compose.js';
+import { interviewResolvers } from '../interviews/resolvers/index.js';
+import type { SharedDependencies } from '../shared-dependencies.js';
+import type { ContextFactory, InterviewServices } from './context.js';
+import { graphqlRouter, type BearerAuthenticator } from './gateway.js';
+import { buildSchema } from './schema.js';
+
+/** The GraphQL gateway at /graphql on API_URL, serving the Interview API. */
+export interface GraphQL {
+  router(): Router;
+}
+
+export function composeGraphQL(
+  shared: SharedDependencies,
+  deps: {
+    interviews: Interviews;
+    /** Verifies bearer tokens: the authorization server's verifier, or a test's stand-in. */
+    authenticate: BearerAuthenticator;
+  },
+): GraphQL {
+  const { config, logger } = shared;
+  const { interviews, authenticate } = deps;
+  const services: InterviewServices = {
+    scheduler: interviews.scheduler,
+    finder: interviews.finder,
+  };
+  const createContext: ContextFactory = (request) => ({
+    ...request,
+    loaders: interviews.createLoaders(),
+    interviews: services,
+    settle: interviews.settleNow(),
+  });
+  return {
+    router: () =>
+      graphqlRouter({
+        schema: buildSchema(interviewResolvers),
+        authenticate,
+        createContext,
+        limits: config.graphql,
+        bodyLimitBytes: config.bodyLimitBytes,
+        logger,
+      }),
+  };
+}

@@ -1,0 +1,77 @@
+import type { Accounts } from '../accounts/compose.js';
+import type { EpochMs } from '../db/rows.js';
+import type { SharedDependencies } from '../shared-dependencies.js';
+import { EventCursors } from './event-cursor.js';
+import { EventFinder } from './event-finder.js';
+import { EventSearchStore } from './event-search-store.js';
+import { EventWriteStore } from './event-write-store.js';
+import { InterviewScheduler } from './interview-scheduler.js';
+import type { InterviewLifecycle } from './lifecycle/interview-lifecycle.js';
+import { InterviewLifecycleService } from './lifecycle/lifecycle-service.js';
+import { LifecycleStore } from './lifecycle/lifecycle-store.js';
+import { archiveDelayMs, settleAt, type Settle } from './lifecycle/settle.js';
+import {
+  InterviewSweeper,
+  startSweeper,
+  type RunningSweeper,
+  type SweepCounts,
+} from './lifecycle/sweeper.js';
+import { createInterviewLoaders, type InterviewLoaders } from './loaders.js';
+import { InterviewReadStore } from './read-store.js';
+
+/** The Interview API's rules, the lifecycle behind the lobby pages, and the sweeper. */
+export interface Interviews {
+  /** The API's writes: create, update, cancel, add interviewers. */
+  scheduler: InterviewScheduler;
+  /** findVirtualInterviewEvents. */
+  finder: EventFinder;
+  /** What the lobby pages show and the transitions they ask for. */
+  lifecycle: InterviewLifecycle;
+  /** Batching, caching loaders for one GraphQL request (fresh for each). */
+  createLoaders(): InterviewLoaders;
+  /** Settles statuses by the clock at this instant, for everything one request reads. */
+  settleNow(): Settle;
+  /** Persists the time-driven transitions due now (the CLI's `interviews sweep`). */
+  sweepNow(): Promise<SweepCounts & { sweptAt: EpochMs }>;
+  /** Sweeps every SWEEP_INTERVAL_MS in the background; null when that setting is 0. */
+  startSweeping(): RunningSweeper | null;
+}
+
+export function composeInterviews(
+  shared: SharedDependencies,
+  deps: { accounts: Accounts },
+): Interviews {
+  const { db, clock, config } = shared;
+  const lobbyTokenBox = shared.boxes.lobbyTokens;
+  const archiveAfterMs = archiveDelayMs(config.archiveAfterDays);
+  const lifecycleStore = new LifecycleStore(db);
+  const reads = new InterviewReadStore(db);
+  const sweeper = new InterviewSweeper(lifecycleStore, archiveAfterMs);
+  return {
+    scheduler: new InterviewScheduler(
+      new EventWriteStore(db),
+      deps.accounts.stores.accounts,
+      lobbyTokenBox,
+      clock,
+      archiveAfterMs,
+    ),
+    finder: new EventFinder(new EventSearchStore(db), new EventCursors(shared.serverSecret)),
+    lifecycle: new InterviewLifecycleService(
+      lifecycleStore,
+      lobbyTokenBox,
+      config.publicUrl,
+      clock,
+      archiveAfterMs,
+    ),
+    createLoaders: () => createInterviewLoaders(reads, lobbyTokenBox, config.publicUrl),
+    settleNow: () => settleAt(clock.now(), archiveAfterMs),
+    async sweepNow() {
+      const sweptAt = clock.now();
+      return { sweptAt, ...(await sweeper.sweep(sweptAt)) };
+    },
+    startSweeping: () =>
+      config.sweepIntervalMs > 0
+        ? startSweeper(sweeper, clock, config.sweepIntervalMs, shared.logger)
+        : null,
+  };
+}

@@ -1,0 +1,28 @@
+import type { Router } from 'express';
+import type { Interviews } from '../interviews/compose.js';
+import { isHttps, type Sessions } from '../sessions/compose.js';
+import { createRateLimiter, type SharedDependencies } from '../shared-dependencies.js';
+import { InterviewerIdentities } from './interviewer-identity.js';
+import { lobbyRouter } from './router.js';
+
+/** The interview pages: the landing page and the two lobbies, on PUBLIC_URL. */
+export interface Lobby {
+  router(): Router;
+}
+
+export function composeLobby(
+  shared: SharedDependencies,
+  deps: { interviews: Interviews; sessions: Sessions },
+): Lobby {
+  const { config } = shared;
+  const dependencies = {
+    lifecycle: deps.interviews.lifecycle,
+    config,
+    csrf: deps.sessions.csrfFor(config.publicUrl),
+    identities: new InterviewerIdentities(shared.serverSecret, shared.clock, {
+      secure: isHttps(config.publicUrl),
+    }),
+    identifyLimiter: createRateLimiter(shared, 'lobby-identify', config.rateLimits.signIn),
+  };
+  return { router: () => lobbyRouter(dependencies) };
+}

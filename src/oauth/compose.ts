@@ -1,0 +1,102 @@
+import type { Router } from 'express';
+import type { Accounts } from '../accounts/compose.js';
+import type { Sessions } from '../sessions/compose.js';
+import { createRateLimiter, type SharedDependencies } from '../shared-dependencies.js';
+import { AccountInfoService } from './account-info/account-info-service.js';
+import { accountInfoRouter } from './account-info/router.js';
+import { AuthorizationCodes } from './authorization-codes.js';
+import { AuthorizationFlow } from './authorize/authorization-flow.js';
+import { ConsentStore } from './authorize/consent-store.js';
+import { authorizeRouter } from './authorize/router.js';
+import { ClientAuthenticator } from './clients/client-authenticator.js';
+import { discoveryRouter } from './discovery/router.js';
+import { SigningKeyStore } from './signing-keys/signing-key-store.js';
+import { SigningKeys } from './signing-keys/signing-keys.js';
+import { TokenIntrospection } from './token/introspection.js';
+import { TokenRevocation } from './token/revocation.js';
+import { tokenRouter } from './token/router.js';
+import { TokenService } from './token/token-service.js';
+import { AccessTokenVerifier } from './tokens/access-token-verifier.js';
+import { TokenSigner } from './tokens/token-signer.js';
+import { TokenStore } from './tokens/token-store.js';
+
+/** The authorization server, as the rest of the service may use it. */
+export interface OAuth {
+  /**
+   * The token signing keys. `ensureActiveKeys()` must have run (after migrations) before the
+   * first token is signed or verified; the CLI rotates and lists them.
+   */
+  signingKeys: SigningKeys;
+  /** Verifies bearer access tokens: the GraphQL gateway's authenticator. */
+  verifier: AccessTokenVerifier;
+  /**
+   * Discovery and JWKS, the token, revocation and introspection endpoints, userinfo and appinfo,
+   * and the authorization endpoint with its pages, in the order they are mounted.
+   */
+  routers(): Router[];
+}
+
+export function composeOAuth(
+  shared: SharedDependencies,
+  deps: { accounts: Accounts; sessions: Sessions },
+): OAuth {
+  const { db, clock, config, audit } = shared;
+  const { accounts, sessions } = deps;
+  const signingKeys = new SigningKeys(
+    new SigningKeyStore(db),
+    shared.boxes.signingKeys,
+    clock,
+    shared.logger,
+    config.signingKeyActivationDelayMs,
+  );
+  const tokens = new TokenStore(db);
+  const codes = new AuthorizationCodes(db, clock);
+  const verifier = new AccessTokenVerifier(
+    signingKeys,
+    tokens,
+    clock,
+    config.authUrl,
+    config.apiUrl,
+    config.tokenVerificationCacheMs,
+  );
+
+  const tokenEndpoints = {
+    service: new TokenService({
+      tokens,
+      codes,
+      signer: new TokenSigner(signingKeys, clock, config.authUrl, config.apiUrl),
+      verifier,
+      accounts: accounts.stores.accounts,
+      audit,
+      clock,
+    }),
+    revocation: new TokenRevocation(tokens, verifier, audit, clock),
+    introspection: new TokenIntrospection(tokens, verifier, clock, config.authUrl),
+    clients: new ClientAuthenticator(accounts.stores.apps),
+    limiter: createRateLimiter(shared, 'token', config.rateLimits.token),
+  };
+  const accountInfo = new AccountInfoService(accounts.stores.accounts);
+  const flow = new AuthorizationFlow({
+    consents: new ConsentStore(db),
+    clock,
+    accounts: accounts.stores.accounts,
+    apps: accounts.stores.apps,
+    codes,
+    audit,
+  });
+
+  const routers = (): Router[] => [
+    discoveryRouter(config, signingKeys),
+    tokenRouter({ ...tokenEndpoints, bodyLimitBytes: config.bodyLimitBytes }),
+    accountInfoRouter(accountInfo, verifier),
+    authorizeRouter({
+      config,
+      sessions: sessions.sessions,
+      csrf: sessions.csrf,
+      signIn: sessions.signIn,
+      flow,
+      accounts: accounts.accounts,
+    }),
+  ];
+  return { signingKeys, verifier, routers };
+}
