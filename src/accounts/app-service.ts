@@ -82,10 +82,19 @@ export class AppService {
       created_at: now,
       updated_at: now,
     };
-    await this.apps.inTransaction(async (store) => {
+    await this.apps.inTransaction(async (store, trx) => {
       await store.insertApp(app);
       await store.insertRedirectUris(
         redirectUris.map((uri, position) => ({ app_id: app.id, uri, position, created_at: now })),
+      );
+      await this.audit.record(
+        {
+          type: 'app.registered',
+          actorUserId: owner.id,
+          appId: app.id,
+          details: { client_id: app.client_id, name, client_type: clientType },
+        },
+        trx,
       );
     });
     return {
@@ -286,10 +295,19 @@ export class AppService {
   ): Promise<string[]> {
     const app = await this.ownedApp(ownerUserId, clientId);
     const now = this.clock.now();
-    return this.apps.inTransaction(async (store) => {
+    return this.apps.inTransaction(async (store, trx) => {
       if (!(await store.touchOwnedApp(app.id, ownerUserId, now))) throw noSuchApp(clientId);
       const next = validateRedirectUris(change(await store.listRedirectUris(app.id), app));
       await store.replaceRedirectUris(app.id, next, now);
+      await this.audit.record(
+        {
+          type: 'app.redirect_uris_changed',
+          actorUserId: ownerUserId,
+          appId: app.id,
+          details: { redirect_uris: next },
+        },
+        trx,
+      );
       return next;
     });
   }

@@ -17,6 +17,8 @@ export type AuditEventType =
   | 'refresh_token.reused'
   | 'token.revoked'
   | 'signing_key.rotated'
+  | 'app.registered'
+  | 'app.redirect_uris_changed'
   | 'app.secret_rotated'
   | 'app.secret_revealed'
   | 'app.deleted';

@@ -31,6 +31,8 @@ const EVENT_WORDS: Record<string, string> = {
   'sign_in.succeeded': 'A user signed in to authorize the app',
   'sign_in.failed': 'A sign-in to authorize the app failed',
   'sign_in.rate_limited': 'Sign-in attempts were rate limited',
+  'app.registered': 'App registered',
+  'app.redirect_uris_changed': 'Redirect URLs changed',
   'app.secret_rotated': 'Client secret rotated',
   'app.secret_revealed': 'Client secret revealed on the console',
   'app.deleted': 'App deleted',
@@ -41,6 +43,7 @@ const SHOWN_DETAILS: Record<string, string> = {
   grant: 'Grant',
   scope: 'Scope',
   reason: 'Reason',
+  redirect_uris: 'Redirect URLs',
 };
 
 const ACTIVITY_LIMIT = 50;
@@ -172,7 +175,8 @@ function shownDetails(json: string | null): string[] {
   const details = parsed as Record<string, unknown>;
   return Object.entries(SHOWN_DETAILS).flatMap(([key, label]) => {
     const value = details[key];
-    return typeof value === 'string' && value ? [`${label}: ${value}`] : [];
+    const text = Array.isArray(value) ? value.join(', ') : value;
+    return typeof text === 'string' && text ? [`${label}: ${text}`] : [];
   });
 }
 

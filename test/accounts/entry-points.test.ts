@@ -139,7 +139,11 @@ describeEachDialect('apps registered with the CLI and on the console', (database
     assert.deepEqual(cliApp.registered, consoleApp.registered);
     assert.deepEqual(cliApp.trail, consoleApp.trail);
     const owner = { actor: 'owner', employer: null, details: [] };
+    assert.deepEqual(consoleApp.registered, [
+      { type: 'app.registered', ...owner, details: ['client_id', 'client_type', 'name'] },
+    ]);
     assert.deepEqual(consoleApp.trail, [
+      { type: 'app.registered', ...owner, details: ['client_id', 'client_type', 'name'] },
       { type: 'app.secret_revealed', ...owner },
       { type: 'app.secret_revealed', ...owner },
       { type: 'app.secret_rotated', ...owner },

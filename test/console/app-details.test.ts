@@ -318,8 +318,9 @@ describeEachDialect('console app details', (database) => {
   it('lists token issuance and secret rotation on the Activity tab, never a secret', async () => {
     const browser = await signedInBrowser(service.url);
     const { clientId, secret, base } = await registerApp(browser);
-    const empty = await browser.get(`${base}/activity`);
-    assert.match(empty.body, /Nothing has happened with this app yet/);
+    const registered = await browser.get(`${base}/activity`);
+    assert.match(registered.body, /App registered/);
+    assert.doesNotMatch(registered.body, /Nothing has happened with this app yet/);
 
     const issued = await clientCredentials(service.url, clientId, secret);
     assert.equal(issued.status, 200);
@@ -327,8 +328,14 @@ describeEachDialect('console app details', (database) => {
     assert.equal(rotated.status, 303);
     const newSecret = shownSecret((await browser.get(`${base}/credentials`)).body);
     assert.ok(newSecret);
+    const added = await browser.submit(`${base}/redirect-urls`, `${base}/redirect-urls`, {
+      redirect_uri: 'https://app.example.com/second',
+    });
+    assert.equal(added.status, 303);
 
     const activity = await browser.get(`${base}/activity`);
+    assert.match(activity.body, /Redirect URLs changed/);
+    assert.match(activity.body, /Redirect URLs: [^<]*https:\/\/app\.example\.com\/second/);
     assert.equal(activity.status, 200);
     const rotatedAt = activity.body.indexOf('Client secret rotated');
     const issuedAt = activity.body.indexOf('Access token issued');
