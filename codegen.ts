@@ -21,7 +21,9 @@ const config: CodegenConfig = {
         'typescript-resolvers',
       ],
       config: {
-        contextType: '../src/graphql/context.js#GraphQLContext',
+        // The gateway's part of the context only: each API's resolvers name their own context
+        // (e.g. InterviewContext), so generated/ and src/graphql import no API.
+        contextType: '../src/graphql/context.js#GatewayContext',
         useTypeImports: true,
         enumsAsTypes: true,
         strictScalars: true,

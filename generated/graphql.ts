@@ -3,7 +3,7 @@
 import type { OffsetDateTime } from '../src/graphql/scalars/date-time.js';
 import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
 import type { EventRow, InterviewerRow, IntervieweeRow, InterviewRecordRow, InterviewOutcomeRow } from '../src/db/rows.js';
-import type { GraphQLContext } from '../src/graphql/context.js';
+import type { GatewayContext } from '../src/graphql/context.js';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
 export type Omit<T, K extends keyof T> = Pick<T, Exclude<keyof T, K>>;
@@ -971,7 +971,7 @@ export type ResolversParentTypes = {
   WebUrl: Scalars['WebUrl']['output'];
 };
 
-export type CancelVirtualInterviewEventPayloadResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CancelVirtualInterviewEventPayload'] = ResolversParentTypes['CancelVirtualInterviewEventPayload']> = {
+export type CancelVirtualInterviewEventPayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CancelVirtualInterviewEventPayload'] = ResolversParentTypes['CancelVirtualInterviewEventPayload']> = {
   event: Resolver<ResolversTypes['VirtualInterviewEvent'], ParentType, ContextType>;
 };
 
@@ -979,7 +979,7 @@ export interface CountryCodeScalarConfig extends GraphQLScalarTypeConfig<Resolve
   name: 'CountryCode';
 }
 
-export type CreateVirtualInterviewEventPayloadResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['CreateVirtualInterviewEventPayload'] = ResolversParentTypes['CreateVirtualInterviewEventPayload']> = {
+export type CreateVirtualInterviewEventPayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CreateVirtualInterviewEventPayload'] = ResolversParentTypes['CreateVirtualInterviewEventPayload']> = {
   event: Resolver<ResolversTypes['VirtualInterviewEvent'], ParentType, ContextType>;
 };
 
@@ -991,7 +991,7 @@ export interface EmailAddressScalarConfig extends GraphQLScalarTypeConfig<Resolv
   name: 'EmailAddress';
 }
 
-export type EmployerJobResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['EmployerJob'] = ResolversParentTypes['EmployerJob']> = {
+export type EmployerJobResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['EmployerJob'] = ResolversParentTypes['EmployerJob']> = {
   id: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
@@ -1000,20 +1000,20 @@ export interface LanguageCodeScalarConfig extends GraphQLScalarTypeConfig<Resolv
   name: 'LanguageCode';
 }
 
-export type MutationResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
+export type MutationResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   cancelVirtualInterviewEvent: Resolver<ResolversTypes['CancelVirtualInterviewEventPayload'], ParentType, ContextType, RequireFields<MutationCancelVirtualInterviewEventArgs, 'input'>>;
   createVirtualInterviewEvent: Resolver<ResolversTypes['CreateVirtualInterviewEventPayload'], ParentType, ContextType, RequireFields<MutationCreateVirtualInterviewEventArgs, 'input'>>;
   updateVirtualInterviewEvent: Resolver<ResolversTypes['UpdateVirtualInterviewEventPayload'], ParentType, ContextType, RequireFields<MutationUpdateVirtualInterviewEventArgs, 'input'>>;
 };
 
-export type PageInfoResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['PageInfo'] = ResolversParentTypes['PageInfo']> = {
+export type PageInfoResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['PageInfo'] = ResolversParentTypes['PageInfo']> = {
   endCursor: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   hasNextPage: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   hasPreviousPage: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   startCursor: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
-export type QueryResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
+export type QueryResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   findVirtualInterviewEvents: Resolver<ResolversTypes['VirtualInterviewEventsConnection'], ParentType, ContextType, RequireFields<QueryFindVirtualInterviewEventsArgs, 'input'>>;
   virtualInterviewEvents: Resolver<ResolversTypes['VirtualInterviewEventsPayload'], ParentType, ContextType, RequireFields<QueryVirtualInterviewEventsArgs, 'input'>>;
 };
@@ -1022,21 +1022,21 @@ export interface TimeZoneScalarConfig extends GraphQLScalarTypeConfig<ResolversT
   name: 'TimeZone';
 }
 
-export type UpdateVirtualInterviewEventPayloadResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['UpdateVirtualInterviewEventPayload'] = ResolversParentTypes['UpdateVirtualInterviewEventPayload']> = {
+export type UpdateVirtualInterviewEventPayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['UpdateVirtualInterviewEventPayload'] = ResolversParentTypes['UpdateVirtualInterviewEventPayload']> = {
   event: Resolver<ResolversTypes['VirtualInterviewEvent'], ParentType, ContextType>;
 };
 
-export type VirtualInterviewAppointmentScheduledTimeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['VirtualInterviewAppointmentScheduledTime'] = ResolversParentTypes['VirtualInterviewAppointmentScheduledTime']> = {
+export type VirtualInterviewAppointmentScheduledTimeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['VirtualInterviewAppointmentScheduledTime'] = ResolversParentTypes['VirtualInterviewAppointmentScheduledTime']> = {
   endTime: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   startTime: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
 };
 
-export type VirtualInterviewDecisionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['VirtualInterviewDecision'] = ResolversParentTypes['VirtualInterviewDecision']> = {
+export type VirtualInterviewDecisionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['VirtualInterviewDecision'] = ResolversParentTypes['VirtualInterviewDecision']> = {
   noteText: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   value: Resolver<Maybe<ResolversTypes['VirtualInterviewDecisionValue']>, ParentType, ContextType>;
 };
 
-export type VirtualInterviewEventResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['VirtualInterviewEvent'] = ResolversParentTypes['VirtualInterviewEvent']> = {
+export type VirtualInterviewEventResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['VirtualInterviewEvent'] = ResolversParentTypes['VirtualInterviewEvent']> = {
   countryCode: Resolver<Maybe<ResolversTypes['CountryCode']>, ParentType, ContextType>;
   endTime: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   id: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
@@ -1052,23 +1052,23 @@ export type VirtualInterviewEventResolvers<ContextType = GraphQLContext, ParentT
   title: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
-export type VirtualInterviewEventEdgeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['VirtualInterviewEventEdge'] = ResolversParentTypes['VirtualInterviewEventEdge']> = {
+export type VirtualInterviewEventEdgeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['VirtualInterviewEventEdge'] = ResolversParentTypes['VirtualInterviewEventEdge']> = {
   cursor: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   node: Resolver<ResolversTypes['VirtualInterviewEvent'], ParentType, ContextType>;
 };
 
-export type VirtualInterviewEventsConnectionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['VirtualInterviewEventsConnection'] = ResolversParentTypes['VirtualInterviewEventsConnection']> = {
+export type VirtualInterviewEventsConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['VirtualInterviewEventsConnection'] = ResolversParentTypes['VirtualInterviewEventsConnection']> = {
   edges: Resolver<Array<ResolversTypes['VirtualInterviewEventEdge']>, ParentType, ContextType>;
   events: Resolver<Array<ResolversTypes['VirtualInterviewEvent']>, ParentType, ContextType>;
   pageInfo: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
   totalCount: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
-export type VirtualInterviewEventsPayloadResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['VirtualInterviewEventsPayload'] = ResolversParentTypes['VirtualInterviewEventsPayload']> = {
+export type VirtualInterviewEventsPayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['VirtualInterviewEventsPayload'] = ResolversParentTypes['VirtualInterviewEventsPayload']> = {
   events: Resolver<Array<Maybe<ResolversTypes['VirtualInterviewEvent']>>, ParentType, ContextType>;
 };
 
-export type VirtualInterviewIntervieweeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['VirtualInterviewInterviewee'] = ResolversParentTypes['VirtualInterviewInterviewee']> = {
+export type VirtualInterviewIntervieweeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['VirtualInterviewInterviewee'] = ResolversParentTypes['VirtualInterviewInterviewee']> = {
   email: Resolver<Maybe<ResolversTypes['EmailAddress']>, ParentType, ContextType>;
   id: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   interviewRecordsConnection: Resolver<ResolversTypes['VirtualInterviewRecordsConnection'], ParentType, ContextType>;
@@ -1079,63 +1079,63 @@ export type VirtualInterviewIntervieweeResolvers<ContextType = GraphQLContext, P
   status: Resolver<Maybe<ResolversTypes['VirtualInterviewIntervieweeStatus']>, ParentType, ContextType>;
 };
 
-export type VirtualInterviewIntervieweeEdgeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['VirtualInterviewIntervieweeEdge'] = ResolversParentTypes['VirtualInterviewIntervieweeEdge']> = {
+export type VirtualInterviewIntervieweeEdgeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['VirtualInterviewIntervieweeEdge'] = ResolversParentTypes['VirtualInterviewIntervieweeEdge']> = {
   cursor: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   node: Resolver<ResolversTypes['VirtualInterviewInterviewee'], ParentType, ContextType>;
 };
 
-export type VirtualInterviewIntervieweesConnectionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['VirtualInterviewIntervieweesConnection'] = ResolversParentTypes['VirtualInterviewIntervieweesConnection']> = {
+export type VirtualInterviewIntervieweesConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['VirtualInterviewIntervieweesConnection'] = ResolversParentTypes['VirtualInterviewIntervieweesConnection']> = {
   edges: Resolver<Array<ResolversTypes['VirtualInterviewIntervieweeEdge']>, ParentType, ContextType>;
   interviewees: Resolver<Array<ResolversTypes['VirtualInterviewInterviewee']>, ParentType, ContextType>;
   pageInfo: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
   totalCount: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
-export type VirtualInterviewInterviewerResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['VirtualInterviewInterviewer'] = ResolversParentTypes['VirtualInterviewInterviewer']> = {
+export type VirtualInterviewInterviewerResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['VirtualInterviewInterviewer'] = ResolversParentTypes['VirtualInterviewInterviewer']> = {
   email: Resolver<ResolversTypes['EmailAddress'], ParentType, ContextType>;
   id: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   name: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
-export type VirtualInterviewInterviewerEdgeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['VirtualInterviewInterviewerEdge'] = ResolversParentTypes['VirtualInterviewInterviewerEdge']> = {
+export type VirtualInterviewInterviewerEdgeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['VirtualInterviewInterviewerEdge'] = ResolversParentTypes['VirtualInterviewInterviewerEdge']> = {
   cursor: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   node: Resolver<ResolversTypes['VirtualInterviewInterviewer'], ParentType, ContextType>;
 };
 
-export type VirtualInterviewInterviewersConnectionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['VirtualInterviewInterviewersConnection'] = ResolversParentTypes['VirtualInterviewInterviewersConnection']> = {
+export type VirtualInterviewInterviewersConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['VirtualInterviewInterviewersConnection'] = ResolversParentTypes['VirtualInterviewInterviewersConnection']> = {
   edges: Resolver<Array<ResolversTypes['VirtualInterviewInterviewerEdge']>, ParentType, ContextType>;
   interviewers: Resolver<Array<ResolversTypes['VirtualInterviewInterviewer']>, ParentType, ContextType>;
   pageInfo: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
   totalCount: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
-export type VirtualInterviewJobResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['VirtualInterviewJob'] = ResolversParentTypes['VirtualInterviewJob']> = {
+export type VirtualInterviewJobResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['VirtualInterviewJob'] = ResolversParentTypes['VirtualInterviewJob']> = {
   __resolveType: TypeResolveFn<'EmployerJob' | 'VirtualInterviewJobInfo', ParentType, ContextType>;
 };
 
-export type VirtualInterviewJobInfoResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['VirtualInterviewJobInfo'] = ResolversParentTypes['VirtualInterviewJobInfo']> = {
+export type VirtualInterviewJobInfoResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['VirtualInterviewJobInfo'] = ResolversParentTypes['VirtualInterviewJobInfo']> = {
   location: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   title: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
-export type VirtualInterviewOutcomeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['VirtualInterviewOutcome'] = ResolversParentTypes['VirtualInterviewOutcome']> = {
+export type VirtualInterviewOutcomeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['VirtualInterviewOutcome'] = ResolversParentTypes['VirtualInterviewOutcome']> = {
   decision: Resolver<Maybe<ResolversTypes['VirtualInterviewDecision']>, ParentType, ContextType>;
   interviewer: Resolver<ResolversTypes['VirtualInterviewInterviewer'], ParentType, ContextType>;
 };
 
-export type VirtualInterviewOutcomeEdgeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['VirtualInterviewOutcomeEdge'] = ResolversParentTypes['VirtualInterviewOutcomeEdge']> = {
+export type VirtualInterviewOutcomeEdgeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['VirtualInterviewOutcomeEdge'] = ResolversParentTypes['VirtualInterviewOutcomeEdge']> = {
   cursor: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   node: Resolver<ResolversTypes['VirtualInterviewOutcome'], ParentType, ContextType>;
 };
 
-export type VirtualInterviewOutcomesConnectionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['VirtualInterviewOutcomesConnection'] = ResolversParentTypes['VirtualInterviewOutcomesConnection']> = {
+export type VirtualInterviewOutcomesConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['VirtualInterviewOutcomesConnection'] = ResolversParentTypes['VirtualInterviewOutcomesConnection']> = {
   edges: Resolver<Array<ResolversTypes['VirtualInterviewOutcomeEdge']>, ParentType, ContextType>;
   outcomes: Resolver<Array<ResolversTypes['VirtualInterviewOutcome']>, ParentType, ContextType>;
   pageInfo: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
 };
 
-export type VirtualInterviewRecordResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['VirtualInterviewRecord'] = ResolversParentTypes['VirtualInterviewRecord']> = {
+export type VirtualInterviewRecordResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['VirtualInterviewRecord'] = ResolversParentTypes['VirtualInterviewRecord']> = {
   endTime: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   id: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   interviewOutcomesConnection: Resolver<ResolversTypes['VirtualInterviewOutcomesConnection'], ParentType, ContextType>;
@@ -1144,12 +1144,12 @@ export type VirtualInterviewRecordResolvers<ContextType = GraphQLContext, Parent
   startTime: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
 };
 
-export type VirtualInterviewRecordEdgeResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['VirtualInterviewRecordEdge'] = ResolversParentTypes['VirtualInterviewRecordEdge']> = {
+export type VirtualInterviewRecordEdgeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['VirtualInterviewRecordEdge'] = ResolversParentTypes['VirtualInterviewRecordEdge']> = {
   cursor: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   node: Resolver<ResolversTypes['VirtualInterviewRecord'], ParentType, ContextType>;
 };
 
-export type VirtualInterviewRecordsConnectionResolvers<ContextType = GraphQLContext, ParentType extends ResolversParentTypes['VirtualInterviewRecordsConnection'] = ResolversParentTypes['VirtualInterviewRecordsConnection']> = {
+export type VirtualInterviewRecordsConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['VirtualInterviewRecordsConnection'] = ResolversParentTypes['VirtualInterviewRecordsConnection']> = {
   edges: Resolver<Array<ResolversTypes['VirtualInterviewRecordEdge']>, ParentType, ContextType>;
   pageInfo: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
   records: Resolver<Array<ResolversTypes['VirtualInterviewRecord']>, ParentType, ContextType>;
@@ -1159,7 +1159,7 @@ export interface WebUrlScalarConfig extends GraphQLScalarTypeConfig<ResolversTyp
   name: 'WebUrl';
 }
 
-export type Resolvers<ContextType = GraphQLContext> = {
+export type Resolvers<ContextType = GatewayContext> = {
   CancelVirtualInterviewEventPayload: CancelVirtualInterviewEventPayloadResolvers<ContextType>;
   CountryCode: GraphQLScalarType;
   CreateVirtualInterviewEventPayload: CreateVirtualInterviewEventPayloadResolvers<ContextType>;

@@ -1,8 +1,9 @@
 import type { Router } from 'express';
 import type { Interviews } from '../interviews/compose.js';
+import type { InterviewContext, InterviewServices } from '../interviews/context.js';
 import { interviewResolvers } from '../interviews/resolvers/index.js';
 import type { SharedDependencies } from '../shared-dependencies.js';
-import type { ContextFactory, InterviewServices } from './context.js';
+import type { ContextFactory } from './context.js';
 import { graphqlRouter, type BearerAuthenticator } from './gateway.js';
 import { buildSchema } from './schema.js';
 
@@ -25,7 +26,7 @@ export function composeGraphQL(
     scheduler: interviews.scheduler,
     finder: interviews.finder,
   };
-  const createContext: ContextFactory = (request) => ({
+  const createContext: ContextFactory<InterviewContext> = (request) => ({
     ...request,
     loaders: interviews.createLoaders(),
     interviews: services,

@@ -1,36 +1,22 @@
 import type { Logger } from 'pino';
-import type { EventFinder } from '../interviews/event-finder.js';
-import type { InterviewScheduler } from '../interviews/interview-scheduler.js';
-import type { Settle } from '../interviews/lifecycle/settle.js';
-import type { InterviewLoaders } from '../interviews/loaders.js';
-
 import type { Principal } from '../oauth/principal.js';
 
 export type { Principal };
 
 /**
- * Per-request GraphQL context. A `type` alias (not an interface) on purpose: graphql-http's
- * handler generics reject interfaces as context types.
+ * What the gateway establishes for every request, whatever API it serves: the request id, its
+ * logger and the verified caller. The API capability extends it with its own services (the
+ * Interview API's context is `InterviewContext`, in src/interviews/context.ts), so this module
+ * depends on no API. A `type` alias (not an interface) on purpose: graphql-http's handler generics
+ * reject interfaces as context types.
  */
-export type GraphQLContext = {
+export type GatewayContext = {
   requestId: string;
   logger: Logger;
   principal: Principal;
-  loaders: InterviewLoaders;
-  interviews: InterviewServices;
-  /** Statuses settled by the clock at the start of the request (time-driven transitions). */
-  settle: Settle;
-};
-
-/** The Interview API's services; shared by all requests (they hold no per-request state). */
-export type InterviewServices = {
-  scheduler: InterviewScheduler;
-  finder: EventFinder;
 };
 
 /** Builds the context of one request once its bearer token has been verified. */
-export type ContextFactory = (request: {
-  requestId: string;
-  logger: Logger;
-  principal: Principal;
-}) => GraphQLContext;
+export type ContextFactory<Context extends GatewayContext = GatewayContext> = (
+  request: GatewayContext,
+) => Context;

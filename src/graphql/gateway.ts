@@ -15,7 +15,7 @@ import {
 import type { Logger } from 'pino';
 import type { GraphQLLimits } from '../config.js';
 import { classify } from '../http/errors.js';
-import type { ContextFactory, GraphQLContext, Principal } from './context.js';
+import type { ContextFactory, GatewayContext, Principal } from './context.js';
 import { DocumentCache } from './document.js';
 import { createErrorFormatter, errorResponseBody, type ErrorCode } from './errors.js';
 import { costLimitError } from './limits/cost-limit.js';
@@ -23,18 +23,16 @@ import { costLimitError } from './limits/cost-limit.js';
 /** Resolves a bearer token to its principal, or null when the token is not valid now. */
 export type BearerAuthenticator = (token: string) => Promise<Principal | null>;
 
-export interface GatewayOptions {
+export interface GatewayOptions<Context extends GatewayContext> {
   schema: GraphQLSchema;
   authenticate: BearerAuthenticator;
-  createContext: ContextFactory;
+  /** Adds what the API's resolvers need (its loaders and services) to the gateway's context. */
+  createContext: ContextFactory<Context>;
   bodyLimitBytes: number;
   logger: Logger;
   /** Abuse limits and document cache size. */
   limits: GraphQLLimits;
 }
-
-/** What graphql-http carries from the Express request to onSubscribe. */
-type RequestContext = Parameters<ContextFactory>[0];
 
 const BEARER = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i;
 const JSON_MEDIA_TYPE = 'application/json';
@@ -45,11 +43,13 @@ const JSON_MEDIA_TYPE = 'application/json';
  * a cache of parsed and validated queries; the cost limit, which depends on the variables, is
  * checked for every request.
  */
-export function graphqlRouter(options: GatewayOptions): Router {
+export function graphqlRouter<Context extends GatewayContext>(
+  options: GatewayOptions<Context>,
+): Router {
   const { schema, limits } = options;
   const documents = new DocumentCache(schema, limits);
 
-  const handle = createHandler<Request, RequestContext, GraphQLContext>({
+  const handle = createHandler<Request, GatewayContext, Context>({
     schema,
     parseRequestParams: (req) => readRequestParams(req.raw.body),
     // Returning arguments here replaces graphql-http's own parse and validate steps.

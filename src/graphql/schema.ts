@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import type { GraphQLSchema } from 'graphql';
 import type { Resolvers } from '../../generated/graphql.js';
+import type { GatewayContext } from './context.js';
 import { scalarResolvers, type CustomScalarName } from './scalars/index.js';
 
 /** Where schema.graphql is, seen from src/graphql/ (tsx) and from dist/src/graphql/ (build). */
@@ -26,11 +27,19 @@ export function loadTypeDefs(): string {
   return typeDefs;
 }
 
-/** Resolvers for everything in schema.graphql except the custom scalars, which come built in. */
-export type SchemaResolvers = Omit<Resolvers, CustomScalarName>;
+/**
+ * Resolvers for everything in schema.graphql except the custom scalars, which come built in,
+ * over the context the API puts together for each request.
+ */
+export type SchemaResolvers<Context extends GatewayContext = GatewayContext> = Omit<
+  Resolvers<Context>,
+  CustomScalarName
+>;
 
 /** The executable schema: schema.graphql with the given resolvers and the custom scalars. */
-export function buildSchema(resolvers: SchemaResolvers): GraphQLSchema {
+export function buildSchema<Context extends GatewayContext>(
+  resolvers: SchemaResolvers<Context>,
+): GraphQLSchema {
   return makeExecutableSchema({
     typeDefs: loadTypeDefs(),
     resolvers: { ...resolvers, ...scalarResolvers },

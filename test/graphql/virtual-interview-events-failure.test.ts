@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { GraphQLResolveInfo } from 'graphql';
-import type { GraphQLContext } from '../../src/graphql/context.js';
+import type { InterviewContext } from '../../src/interviews/context.js';
 import { createInterviewLoaders } from '../../src/interviews/loaders.js';
 import type { InterviewReadStore } from '../../src/interviews/read-store.js';
 import { Query } from '../../src/interviews/resolvers/query.js';
@@ -29,11 +29,11 @@ describe('virtualInterviewEvents when the database fails', () => {
         new SecretBox('x'.repeat(32), 'lobby-tokens'),
         'http://x',
       ),
-    } as unknown as GraphQLContext;
+    } as unknown as InterviewContext;
     const resolve = Query.virtualInterviewEvents as (
       root: unknown,
       args: { input: { ids: string[] } },
-      context: GraphQLContext,
+      context: InterviewContext,
       info: GraphQLResolveInfo,
     ) => Promise<unknown>;
     await assert.rejects(

@@ -1,8 +1,8 @@
 import { GraphQLError } from 'graphql';
-import type { GraphQLContext } from '../../graphql/context.js';
+import type { GatewayContext } from '../../graphql/context.js';
 
 /** Every Interview API operation acts for exactly one employer, the one the token names. */
-export function requireEmployer({ principal }: GraphQLContext): string {
+export function requireEmployer({ principal }: GatewayContext): string {
   if (!principal.employerId) {
     throw new GraphQLError(
       'This operation needs an employer-scoped access token: request a token from the token ' +

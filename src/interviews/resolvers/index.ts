@@ -1,4 +1,5 @@
 import type { SchemaResolvers } from '../../graphql/schema.js';
+import type { InterviewContext } from '../context.js';
 import * as connections from './connections.js';
 import { Mutation } from './mutation.js';
 import * as payloads from './payloads.js';
@@ -19,7 +20,7 @@ import { VirtualInterviewRecord } from './virtual-interview-record.js';
  * resolver map, in which every field is mandatory: a field added to schema.graphql fails
  * type-checking here until it has a resolver.
  */
-export const interviewResolvers: SchemaResolvers = {
+export const interviewResolvers: SchemaResolvers<InterviewContext> = {
   Query,
   Mutation,
   VirtualInterviewEvent,

@@ -1,10 +1,11 @@
 import { GraphQLError } from 'graphql';
 import type { MutationResolvers } from '../../../generated/graphql.js';
 import type { Principal } from '../../oauth/principal.js';
+import type { InterviewContext } from '../context.js';
 import { SchedulerGoneError, type Scheduler } from '../interview-scheduler.js';
 import { requireEmployer } from './employer-scope.js';
 
-export const Mutation: MutationResolvers = {
+export const Mutation: MutationResolvers<InterviewContext> = {
   createVirtualInterviewEvent: async (_root, { input }, context) => {
     const employerId = requireEmployer(context);
     try {

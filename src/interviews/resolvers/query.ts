@@ -1,12 +1,13 @@
 import { GraphQLError } from 'graphql';
 import type { QueryResolvers } from '../../../generated/graphql.js';
+import type { InterviewContext } from '../context.js';
 import { isPossibleEventId } from '../rules/event-ids.js';
 import { requireEmployer } from './employer-scope.js';
 
 /** Most ids one virtualInterviewEvents request may ask for. */
 export const MAX_EVENT_IDS = 100;
 
-export const Query: QueryResolvers = {
+export const Query: QueryResolvers<InterviewContext> = {
   virtualInterviewEvents: async (_root, { input }, context) => {
     const employerId = requireEmployer(context);
     if (input.ids.length < 1 || input.ids.length > MAX_EVENT_IDS) {

@@ -1,8 +1,9 @@
 import type { VirtualInterviewEventResolvers } from '../../../generated/graphql.js';
+import type { InterviewContext } from '../context.js';
 import { wholeList } from './connection.js';
 import { atOffset } from './offset-date-time.js';
 
-export const VirtualInterviewEvent: VirtualInterviewEventResolvers = {
+export const VirtualInterviewEvent: VirtualInterviewEventResolvers<InterviewContext> = {
   id: (event) => event.id,
   title: (event) => event.title,
   startTime: (event) => atOffset(event.start_at, event.start_offset_minutes),

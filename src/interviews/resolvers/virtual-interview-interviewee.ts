@@ -3,11 +3,11 @@ import type {
   VirtualInterviewJob,
 } from '../../../generated/graphql.js';
 import type { EventRow, IntervieweeRow } from '../../db/rows.js';
-import type { GraphQLContext } from '../../graphql/context.js';
+import type { InterviewContext } from '../context.js';
 import { wholeList } from './connection.js';
 import { atOffset } from './offset-date-time.js';
 
-export const VirtualInterviewInterviewee: VirtualInterviewIntervieweeResolvers = {
+export const VirtualInterviewInterviewee: VirtualInterviewIntervieweeResolvers<InterviewContext> = {
   id: (interviewee) => interviewee.id,
   name: (interviewee) => interviewee.name,
   email: (interviewee) => interviewee.email,
@@ -49,7 +49,7 @@ function jobOf(interviewee: IntervieweeRow): VirtualInterviewJob | null {
 
 export async function eventOf(
   child: { event_id: string },
-  { loaders }: GraphQLContext,
+  { loaders }: InterviewContext,
 ): Promise<EventRow> {
   const event = await loaders.event.load(child.event_id);
   if (!event) throw new Error(`event ${child.event_id} is missing`);

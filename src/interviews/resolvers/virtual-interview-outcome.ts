@@ -3,9 +3,10 @@ import type {
   VirtualInterviewDecisionResolvers,
   VirtualInterviewOutcomeResolvers,
 } from '../../../generated/graphql.js';
+import type { InterviewContext } from '../context.js';
 import { passThrough } from './fields.js';
 
-export const VirtualInterviewOutcome: VirtualInterviewOutcomeResolvers = {
+export const VirtualInterviewOutcome: VirtualInterviewOutcomeResolvers<InterviewContext> = {
   interviewer: async (outcome, _args, { loaders }) => {
     const interviewer = await loaders.interviewer.load(outcome.interviewer_id);
     if (!interviewer) throw new Error(`interviewer ${outcome.interviewer_id} is missing`);

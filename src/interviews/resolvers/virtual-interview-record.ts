@@ -1,10 +1,11 @@
 import type { VirtualInterviewRecordResolvers } from '../../../generated/graphql.js';
+import type { InterviewContext } from '../context.js';
 import { wholeList } from './connection.js';
 import { atOffset } from './offset-date-time.js';
 import { eventOf } from './virtual-interview-interviewee.js';
 
 /** Record times have no offset of their own; they are shown in the event's start offset. */
-export const VirtualInterviewRecord: VirtualInterviewRecordResolvers = {
+export const VirtualInterviewRecord: VirtualInterviewRecordResolvers<InterviewContext> = {
   id: (record) => record.id,
   startTime: async (record, _args, context) =>
     record.start_at === null
