@@ -2,9 +2,9 @@ import type { Response } from 'express';
 import { allowedGrantTypes } from '../accounts/grant-types.js';
 import { MAX_REDIRECT_URIS } from '../accounts/redirect-uris.js';
 import type { AppRow, AuditEventRow } from '../db/rows.js';
-import { GRANT_NAMES, appDetailPaths, appTabs, grantChoices, type AppTab } from './app-tabs.js';
+import { GRANT_NAMES, appTabs, grantChoices, type AppTab } from './app-tabs.js';
 import { problemContext, renderConsolePage, type FormProblem, type Viewer } from './pages.js';
-import { CONSOLE_PATHS } from './paths.js';
+import { CONSOLE_PATHS, appPaths } from './paths.js';
 
 /** What the owner typed into the Overview form, shown again when it is refused. */
 export interface OverviewValues {
@@ -76,8 +76,8 @@ export class AppDetailsPages {
           app.client_type === 'confidential' ? 'Confidential (server-side)' : 'Public (no secret)',
         grant_names: allowedGrantTypes(app).map((grant) => GRANT_NAMES[grant]),
         created_at: isoMinute(app.created_at),
-        action: appDetailPaths(app.client_id).editOverview,
-        delete_href: appDetailPaths(app.client_id).delete,
+        action: appPaths(app.client_id).editOverview,
+        delete_href: appPaths(app.client_id).delete,
         name: values.name,
         description: values.description,
         grant_choices: grantChoices(values.grantTypes),
@@ -92,7 +92,7 @@ export class AppDetailsPages {
     page: { app: AppRow; uris: string[]; attempt?: RedirectUrlAttempt },
   ): void {
     const { app, uris, attempt } = page;
-    const paths = appDetailPaths(app.client_id);
+    const paths = appPaths(app.client_id);
     const typed = (position: number | 'new', stored: string) =>
       attempt?.position === position ? attempt.value : stored;
     this.render(
@@ -139,8 +139,8 @@ export class AppDetailsPages {
 
   confirmDelete(res: Response, viewer: Viewer, app: AppRow): void {
     this.render(res, 200, 'console-app-delete.njk', viewer, app, null, {
-      action: appDetailPaths(app.client_id).delete,
-      cancel_href: appDetailPaths(app.client_id).overview,
+      action: appPaths(app.client_id).delete,
+      cancel_href: appPaths(app.client_id).overview,
     });
   }
 

@@ -1,10 +1,10 @@
-import type { Request, Response, Router } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { NotFoundError, ValidationError } from '../errors.js';
 import { AppDetailsPages, type RedirectUrlAttempt } from './app-details-pages.js';
-import { APP_DETAIL_PATHS, appDetailPaths } from './app-tabs.js';
-import type { ConsoleKit, SignedIn } from './console-kit.js';
+import type { ConsoleGuards, SignedIn } from './console-guards.js';
+import type { ConsoleDependencies } from './dependencies.js';
 import { clientIp, field, sentence } from './forms.js';
-import { CONSOLE_PATHS } from './paths.js';
+import { CONSOLE_PATHS, appPaths } from './paths.js';
 
 /**
  * The grant types ticked on a form, or undefined when the request has no such field at all
@@ -22,32 +22,33 @@ export function chosenGrantTypes(req: Request): string[] | undefined {
  * session (and CSRF token for a form), calls AppService, and renders or answers 303; another
  * user's app answers 404 like a missing one.
  */
-export function registerAppDetailsRoutes(router: Router, kit: ConsoleKit): void {
-  const { deps, form } = kit;
+export function appDetailsRouter(deps: ConsoleDependencies, guards: ConsoleGuards): Router {
+  const { form } = guards;
   const { apps } = deps;
   const pages = new AppDetailsPages();
+  const router = Router();
 
   /** The signed-in owner and their app, or undefined once an answer has been sent. */
   async function ownerView(req: Request, res: Response) {
-    const current = await kit.signedIn(req, res);
+    const current = await guards.signedIn(req, res);
     if (!current) return undefined;
-    const app = await kit.ownedApp(res, current, clientIdOf(req));
+    const app = await guards.ownedApp(res, current, clientIdOf(req));
     return app && { current, app };
   }
 
   async function ownerForm(req: Request, res: Response) {
-    const current = await kit.signedInForm(req, res);
+    const current = await guards.signedInForm(req, res);
     if (!current) return undefined;
-    const app = await kit.ownedApp(res, current, clientIdOf(req));
+    const app = await guards.ownedApp(res, current, clientIdOf(req));
     return app && { current, app };
   }
 
-  router.get(APP_DETAIL_PATHS.overview, async (req, res) => {
+  router.get(CONSOLE_PATHS.app.overview, async (req, res) => {
     const owned = await ownerView(req, res);
     if (owned) pages.overview(res, owned.current.viewer, { app: owned.app });
   });
 
-  router.post(APP_DETAIL_PATHS.editOverview, form, async (req, res) => {
+  router.post(CONSOLE_PATHS.app.editOverview, form, async (req, res) => {
     const owned = await ownerForm(req, res);
     if (!owned) return;
     const values = {
@@ -57,9 +58,9 @@ export function registerAppDetailsRoutes(router: Router, kit: ConsoleKit): void 
     };
     try {
       await apps.updateDetails(owned.current.session.userId, owned.app.client_id, values);
-      res.redirect(303, appDetailPaths(owned.app.client_id).overview);
+      res.redirect(303, appPaths(owned.app.client_id).overview);
     } catch (error) {
-      if (error instanceof NotFoundError) return kit.notFound(res, owned.current.viewer);
+      if (error instanceof NotFoundError) return guards.notFound(res, owned.current.viewer);
       if (!(error instanceof ValidationError)) throw error;
       pages.overview(res, owned.current.viewer, {
         app: owned.app,
@@ -69,7 +70,7 @@ export function registerAppDetailsRoutes(router: Router, kit: ConsoleKit): void 
     }
   });
 
-  router.get(APP_DETAIL_PATHS.redirectUrls, async (req, res) => {
+  router.get(CONSOLE_PATHS.app.redirectUrls, async (req, res) => {
     const owned = await ownerView(req, res);
     if (!owned) return;
     const uris = await apps.redirectUrisOf(owned.app);
@@ -89,9 +90,9 @@ export function registerAppDetailsRoutes(router: Router, kit: ConsoleKit): void 
     const value = field(req, 'redirect_uri').trim();
     try {
       await change(current, app.client_id, value);
-      res.redirect(303, appDetailPaths(app.client_id).redirectUrls);
+      res.redirect(303, appPaths(app.client_id).redirectUrls);
     } catch (error) {
-      if (error instanceof NotFoundError) return kit.notFound(res, current.viewer);
+      if (error instanceof NotFoundError) return guards.notFound(res, current.viewer);
       if (!(error instanceof ValidationError)) throw error;
       const attempt: RedirectUrlAttempt = {
         position,
@@ -103,14 +104,14 @@ export function registerAppDetailsRoutes(router: Router, kit: ConsoleKit): void 
     }
   }
 
-  router.post(APP_DETAIL_PATHS.redirectUrls, form, (req, res) =>
+  router.post(CONSOLE_PATHS.app.redirectUrls, form, (req, res) =>
     changeRedirectUrls(req, res, 'new', (current, clientId, uri) => {
       if (!uri) throw new ValidationError('enter a redirect URL to add', 'redirect_uris');
       return apps.addRedirectUri(current.session.userId, clientId, uri);
     }),
   );
 
-  router.post(APP_DETAIL_PATHS.redirectUrl, form, (req, res) => {
+  router.post(CONSOLE_PATHS.app.redirectUrl, form, (req, res) => {
     const position = positionOf(req);
     return changeRedirectUrls(req, res, position, (current, clientId, uri) => {
       if (!uri) {
@@ -120,26 +121,26 @@ export function registerAppDetailsRoutes(router: Router, kit: ConsoleKit): void 
     });
   });
 
-  router.post(APP_DETAIL_PATHS.removeRedirectUrl, form, (req, res) => {
+  router.post(CONSOLE_PATHS.app.removeRedirectUrl, form, (req, res) => {
     const position = positionOf(req);
     return changeRedirectUrls(req, res, position, (current, clientId) =>
       apps.removeRedirectUri(current.session.userId, clientId, position),
     );
   });
 
-  router.get(APP_DETAIL_PATHS.activity, async (req, res) => {
+  router.get(CONSOLE_PATHS.app.activity, async (req, res) => {
     const owned = await ownerView(req, res);
     if (!owned) return;
     const events = await apps.recentActivity(owned.app, AppDetailsPages.activityLimit);
     pages.activity(res, owned.current.viewer, { app: owned.app, events });
   });
 
-  router.get(APP_DETAIL_PATHS.delete, async (req, res) => {
+  router.get(CONSOLE_PATHS.app.delete, async (req, res) => {
     const owned = await ownerView(req, res);
     if (owned) pages.confirmDelete(res, owned.current.viewer, owned.app);
   });
 
-  router.post(APP_DETAIL_PATHS.delete, form, async (req, res) => {
+  router.post(CONSOLE_PATHS.app.delete, form, async (req, res) => {
     const owned = await ownerForm(req, res);
     if (!owned) return;
     try {
@@ -147,12 +148,14 @@ export function registerAppDetailsRoutes(router: Router, kit: ConsoleKit): void 
         ip: clientIp(req),
       });
     } catch (error) {
-      if (error instanceof NotFoundError) return kit.notFound(res, owned.current.viewer);
+      if (error instanceof NotFoundError) return guards.notFound(res, owned.current.viewer);
       throw error;
     }
     deps.forgetVerifiedTokens();
     res.redirect(303, CONSOLE_PATHS.dashboard);
   });
+
+  return router;
 }
 
 function clientIdOf(req: Request): string {

@@ -1,38 +1,11 @@
 import { GRANT_TYPES, type GrantType } from '../accounts/grant-types.js';
-import { CONSOLE_PREFIX } from './paths.js';
-
-/** Route patterns of an app's tabs, beside the Credentials tab of paths.ts. */
-const APP = `${CONSOLE_PREFIX}/apps/:clientId`;
-export const APP_DETAIL_PATHS = {
-  overview: APP,
-  editOverview: `${APP}/overview`,
-  redirectUrls: `${APP}/redirect-urls`,
-  redirectUrl: `${APP}/redirect-urls/:position`,
-  removeRedirectUrl: `${APP}/redirect-urls/:position/remove`,
-  activity: `${APP}/activity`,
-  delete: `${APP}/delete`,
-} as const;
-
-/** The addresses of one app's tabs and forms. */
-export function appDetailPaths(clientId: string) {
-  const base = `${CONSOLE_PREFIX}/apps/${encodeURIComponent(clientId)}`;
-  return {
-    overview: base,
-    editOverview: `${base}/overview`,
-    credentials: `${base}/credentials`,
-    redirectUrls: `${base}/redirect-urls`,
-    redirectUrl: (position: number) => `${base}/redirect-urls/${position}`,
-    removeRedirectUrl: (position: number) => `${base}/redirect-urls/${position}/remove`,
-    activity: `${base}/activity`,
-    delete: `${base}/delete`,
-  };
-}
+import { appPaths } from './paths.js';
 
 export type AppTab = 'overview' | 'credentials' | 'redirect-urls' | 'activity';
 
 /** The tab bar shown on every page of an app, the current tab marked. */
 export function appTabs(clientId: string, current: AppTab | null) {
-  const paths = appDetailPaths(clientId);
+  const paths = appPaths(clientId);
   const tabs: Array<[AppTab, string, string]> = [
     ['overview', 'Overview', paths.overview],
     ['credentials', 'Credentials', paths.credentials],

@@ -3,20 +3,7 @@ import type { EmployerWithMembers } from '../accounts/account-service.js';
 import type { EmployerMembership } from '../accounts/account-store.js';
 import type { MembershipRole } from '../db/rows.js';
 import { problemContext, renderConsolePage, type FormProblem, type Viewer } from './pages.js';
-import { CONSOLE_PREFIX } from './paths.js';
-
-/** Where the employer pages live. */
-export const EMPLOYER_PATHS = {
-  list: `${CONSOLE_PREFIX}/employers`,
-  detail: `${CONSOLE_PREFIX}/employers/:employerId`,
-  members: `${CONSOLE_PREFIX}/employers/:employerId/members`,
-} as const;
-
-/** The pages of one employer; ids are UUIDs, but are encoded all the same. */
-export function employerPaths(employerId: string) {
-  const detail = `${EMPLOYER_PATHS.list}/${encodeURIComponent(employerId)}`;
-  return { detail, members: `${detail}/members` };
-}
+import { CONSOLE_PATHS, employerPaths } from './paths.js';
 
 export interface AddMemberValues {
   email: string;
@@ -39,7 +26,7 @@ export class EmployerPages {
     },
   ): void {
     this.render(res, page.status ?? 200, 'console-employers.njk', viewer, {
-      create_action: EMPLOYER_PATHS.list,
+      create_action: CONSOLE_PATHS.employers.list,
       name: page.name ?? '',
       employers: page.employers.map(({ employer, role }) => ({
         name: employer.name,
@@ -64,7 +51,7 @@ export class EmployerPages {
   ): void {
     const { employer, members } = page.employer;
     this.render(res, page.status ?? 200, 'console-employers-detail.njk', viewer, {
-      employers_href: EMPLOYER_PATHS.list,
+      employers_href: CONSOLE_PATHS.employers.list,
       employer_name: employer.name,
       employer_id: employer.id,
       your_role: roleLabel(page.viewerRole),

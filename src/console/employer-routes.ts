@@ -1,14 +1,12 @@
-import type { Request, Response, Router } from 'express';
+import { Router, type Request, type Response } from 'express';
 import type { MemberView } from '../accounts/account-service.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
-import type { ConsoleKit, SignedIn } from './console-kit.js';
-import {
-  EMPLOYER_PATHS,
-  EmployerPages,
-  employerPaths,
-  type AddMemberValues,
-} from './employer-pages.js';
+import type { ConsoleGuards, SignedIn } from './console-guards.js';
+import type { ConsoleDependencies } from './dependencies.js';
+import { EmployerPages, type AddMemberValues } from './employer-pages.js';
 import { field, sentence } from './forms.js';
+import type { ConsolePages } from './pages.js';
+import { CONSOLE_PATHS, employerPaths } from './paths.js';
 
 const EMAIL_REQUIRED = 'Enter the email address of the person to add.';
 const ROLE_REQUIRED = 'Choose whether the new member is an admin or a member.';
@@ -19,9 +17,14 @@ const ROLE_REQUIRED = 'Choose whether the new member is an admin or a member.';
  * members. Only members see an employer; anyone else gets the same 404 as for an unknown id.
  * Only admins add members.
  */
-export function registerEmployerRoutes(router: Router, kit: ConsoleKit): void {
-  const service = kit.deps.accounts;
+export function employersRouter(
+  deps: ConsoleDependencies,
+  guards: ConsoleGuards,
+  consolePages: ConsolePages,
+): Router {
+  const service = deps.accounts;
   const pages = new EmployerPages();
+  const router = Router();
 
   /** The employer when the user is a member of it; otherwise answers 404. */
   async function memberView(
@@ -30,23 +33,23 @@ export function registerEmployerRoutes(router: Router, kit: ConsoleKit): void {
     employerId: string,
   ): Promise<MemberView | undefined> {
     const view = await service.employerOfMember(current.session.userId, employerId);
-    if (!view) kit.notFound(res, current.viewer);
+    if (!view) guards.notFound(res, current.viewer);
     return view;
   }
 
-  router.get(EMPLOYER_PATHS.list, async (req, res) => {
-    const current = await kit.signedIn(req, res);
+  router.get(CONSOLE_PATHS.employers.list, async (req, res) => {
+    const current = await guards.signedIn(req, res);
     if (!current) return;
     const employers = await service.membershipsOf(current.session.userId);
     pages.list(res, current.viewer, { employers });
   });
 
-  router.post(EMPLOYER_PATHS.list, kit.form, async (req, res) => {
-    const current = await kit.signedInForm(req, res);
+  router.post(CONSOLE_PATHS.employers.list, guards.form, async (req, res) => {
+    const current = await guards.signedInForm(req, res);
     if (!current) return;
     const name = field(req, 'name');
     const user = await service.findUser(current.session.userId);
-    if (!user) return kit.notFound(res, current.viewer);
+    if (!user) return guards.notFound(res, current.viewer);
     try {
       const created = await service.createEmployer({ name, memberEmails: [user.email] });
       res.redirect(303, employerPaths(created.employer.id).detail);
@@ -62,21 +65,21 @@ export function registerEmployerRoutes(router: Router, kit: ConsoleKit): void {
     }
   });
 
-  router.get(EMPLOYER_PATHS.detail, async (req, res) => {
-    const current = await kit.signedIn(req, res);
+  router.get(CONSOLE_PATHS.employers.detail, async (req, res) => {
+    const current = await guards.signedIn(req, res);
     if (!current) return;
     const view = await memberView(res, current, param(req, 'employerId'));
     if (!view) return;
     pages.detail(res, current.viewer, { employer: view.employer, viewerRole: view.role });
   });
 
-  router.post(EMPLOYER_PATHS.members, kit.form, async (req, res) => {
-    const current = await kit.signedInForm(req, res);
+  router.post(CONSOLE_PATHS.employers.members, guards.form, async (req, res) => {
+    const current = await guards.signedInForm(req, res);
     if (!current) return;
     const view = await memberView(res, current, param(req, 'employerId'));
     if (!view) return;
     if (view.role !== 'admin') {
-      return kit.pages.message(res, 403, current.viewer, {
+      return consolePages.message(res, 403, current.viewer, {
         title: 'Only admins can add members',
         message: `You are a member of ${view.employer.employer.name}, not an admin. Ask one of its admins to add people. Nothing was changed.`,
       });
@@ -112,7 +115,7 @@ export function registerEmployerRoutes(router: Router, kit: ConsoleKit): void {
           'email',
         );
       }
-      if (error instanceof NotFoundError) return kit.notFound(res, current.viewer);
+      if (error instanceof NotFoundError) return guards.notFound(res, current.viewer);
       if (error instanceof ConflictError) {
         return again(409, `${values.email} is already a member of this employer.`, 'email');
       }
@@ -122,6 +125,8 @@ export function registerEmployerRoutes(router: Router, kit: ConsoleKit): void {
       throw error;
     }
   });
+
+  return router;
 }
 
 function param(req: Request, name: string): string {

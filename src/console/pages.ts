@@ -176,6 +176,8 @@ export function renderConsolePage(
     user_email: viewer?.email ?? null,
     sign_out_action: CONSOLE_PATHS.signOut,
     home_href: CONSOLE_PATHS.dashboard,
+    nav_apps_href: CONSOLE_PATHS.dashboard,
+    nav_employers_href: CONSOLE_PATHS.employers.list,
     ...context,
   });
   res.status(status).type('html').send(html);

@@ -1,23 +1,59 @@
-/** Where the partner console's pages live. */
+/**
+ * Where the partner console's pages live: every route pattern the console's routers mount, and
+ * the builders of the addresses its pages link to and post to. No other module spells a console
+ * path.
+ */
 export const CONSOLE_PREFIX = '/console';
 
+const APP = `${CONSOLE_PREFIX}/apps/:clientId`;
+const EMPLOYERS = `${CONSOLE_PREFIX}/employers`;
+
+/** Route patterns, for the routers. */
 export const CONSOLE_PATHS = {
   dashboard: CONSOLE_PREFIX,
   signIn: `${CONSOLE_PREFIX}/sign-in`,
   signUp: `${CONSOLE_PREFIX}/sign-up`,
   signOut: `${CONSOLE_PREFIX}/sign-out`,
   newApp: `${CONSOLE_PREFIX}/apps/new`,
-  credentials: `${CONSOLE_PREFIX}/apps/:clientId/credentials`,
-  rotate: `${CONSOLE_PREFIX}/apps/:clientId/credentials/rotate`,
-  reveal: `${CONSOLE_PREFIX}/apps/:clientId/credentials/reveal`,
+  /** One app's tabs and forms. */
+  app: {
+    overview: APP,
+    editOverview: `${APP}/overview`,
+    credentials: `${APP}/credentials`,
+    rotate: `${APP}/credentials/rotate`,
+    reveal: `${APP}/credentials/reveal`,
+    redirectUrls: `${APP}/redirect-urls`,
+    redirectUrl: `${APP}/redirect-urls/:position`,
+    removeRedirectUrl: `${APP}/redirect-urls/:position/remove`,
+    activity: `${APP}/activity`,
+    delete: `${APP}/delete`,
+  },
+  employers: {
+    list: EMPLOYERS,
+    detail: `${EMPLOYERS}/:employerId`,
+    members: `${EMPLOYERS}/:employerId/members`,
+  },
 } as const;
 
-/** The pages of one app; client ids are hex, but are encoded all the same. */
+/** The addresses of one app's tabs and forms; client ids are hex, but are encoded all the same. */
 export function appPaths(clientId: string) {
   const base = `${CONSOLE_PREFIX}/apps/${encodeURIComponent(clientId)}`;
   return {
+    overview: base,
+    editOverview: `${base}/overview`,
     credentials: `${base}/credentials`,
     rotate: `${base}/credentials/rotate`,
     reveal: `${base}/credentials/reveal`,
+    redirectUrls: `${base}/redirect-urls`,
+    redirectUrl: (position: number) => `${base}/redirect-urls/${position}`,
+    removeRedirectUrl: (position: number) => `${base}/redirect-urls/${position}/remove`,
+    activity: `${base}/activity`,
+    delete: `${base}/delete`,
   };
+}
+
+/** The addresses of one employer's pages; ids are UUIDs, but are encoded all the same. */
+export function employerPaths(employerId: string) {
+  const detail = `${EMPLOYERS}/${encodeURIComponent(employerId)}`;
+  return { detail, members: `${detail}/members` };
 }

@@ -1,11 +1,11 @@
 import express, { type Request, type Response } from 'express';
 import type { AppRow } from '../db/rows.js';
-import { CSRF_FIELD, type CsrfTokens } from '../sessions/csrf.js';
-import type { BrowserSession, BrowserSessions } from '../sessions/sessions.js';
+import { CSRF_FIELD } from '../sessions/csrf.js';
+import type { BrowserSession } from '../sessions/sessions.js';
+import type { ConsoleDependencies } from './dependencies.js';
 import { field } from './forms.js';
 import type { ConsolePages, Viewer } from './pages.js';
 import { CONSOLE_PATHS } from './paths.js';
-import type { ConsoleDependencies } from './router.js';
 
 export interface SignedIn {
   session: BrowserSession;
@@ -13,17 +13,21 @@ export interface SignedIn {
 }
 
 /**
- * What every console section needs: the dependencies, the session and CSRF checks, the pages,
- * the form parser, and the guards that keep one user out of another's apps.
+ * The checks every console handler runs before it calls a service: who is signed in (else off to
+ * the sign-in page), whether a form carries its CSRF token (else 403), whether the user owns the
+ * app in the path (else 404, like a missing app); plus the form body parser, and the 403 and 404
+ * pages those checks answer with. Shared by every section's router; imports none of them.
  */
-export class ConsoleKit {
+export class ConsoleGuards {
+  /** Parses a console form (urlencoded, within the body limit, at most 20 fields). */
   readonly form: ReturnType<typeof express.urlencoded>;
 
   constructor(
-    readonly deps: ConsoleDependencies,
-    readonly sessions: BrowserSessions,
-    readonly csrf: CsrfTokens,
-    readonly pages: ConsolePages,
+    private readonly deps: Pick<
+      ConsoleDependencies,
+      'config' | 'accounts' | 'apps' | 'sessions' | 'csrf'
+    >,
+    private readonly pages: ConsolePages,
   ) {
     this.form = express.urlencoded({
       extended: false,
@@ -34,24 +38,28 @@ export class ConsoleKit {
 
   /** The signed-in user, or undefined after sending the browser to the sign-in page. */
   async signedIn(req: Request, res: Response): Promise<SignedIn | undefined> {
-    const session = await this.sessions.current(req);
-    const user = session && (await this.deps.accounts.findUser(session.userId));
-    if (!session || !user) {
+    const current = await this.current(req);
+    if (!current) {
       res.redirect(303, CONSOLE_PATHS.signIn);
       return undefined;
     }
-    return { session, viewer: { email: user.email, csrfToken: this.csrf.forSession(session) } };
+    return current;
   }
 
   /** Like signedIn, for a form: also refuses (403) a missing or wrong CSRF token. */
   async signedInForm(req: Request, res: Response): Promise<SignedIn | undefined> {
     const current = await this.signedIn(req, res);
     if (!current) return undefined;
-    if (!this.csrf.verifySession(current.session, field(req, CSRF_FIELD))) {
+    if (!this.deps.csrf.verifySession(current.session, field(req, CSRF_FIELD))) {
       this.forbidden(res, current.viewer);
       return undefined;
     }
     return current;
+  }
+
+  /** Who is signed in, or null; sends nothing (for pages anyone may see). */
+  async viewer(req: Request): Promise<Viewer | null> {
+    return (await this.current(req))?.viewer ?? null;
   }
 
   forbidden(res: Response, viewer: Viewer | null): void {
@@ -79,5 +87,15 @@ export class ConsoleKit {
     if (app) return app;
     this.notFound(res, current.viewer);
     return undefined;
+  }
+
+  private async current(req: Request): Promise<SignedIn | undefined> {
+    const session = await this.deps.sessions.current(req);
+    const user = session && (await this.deps.accounts.findUser(session.userId));
+    if (!session || !user) return undefined;
+    return {
+      session,
+      viewer: { email: user.email, csrfToken: this.deps.csrf.forSession(session) },
+    };
   }
 }

@@ -1,0 +1,28 @@
+import type { AccountService } from '../accounts/account-service.js';
+import type { AppService } from '../accounts/app-service.js';
+import type { Config } from '../config.js';
+import type { RateLimiter } from '../security/rate-limiter.js';
+import type { CsrfTokens } from '../sessions/csrf.js';
+import type { BrowserSessions } from '../sessions/sessions.js';
+import type { SignIn } from '../sessions/sign-in.js';
+import type { SecretFlash } from './secret-flash.js';
+
+/** What the console is given by its compose module: finished services, never the database. */
+export interface ConsoleDependencies {
+  config: Config;
+  accounts: AccountService;
+  apps: AppService;
+  /** The browser sessions the authorization pages share. */
+  sessions: BrowserSessions;
+  csrf: CsrfTokens;
+  /** Sign-in shared with the authorization pages: one budget of failed attempts for both. */
+  signIn: SignIn;
+  /** Carries a new client secret from the POST that made it to its one display. */
+  flash: SecretFlash;
+  /** Counts wrong passwords on the reveal form, per user. */
+  revealLimiter: RateLimiter;
+  /** Counts sign-ups per client IP. */
+  signUpLimiter: RateLimiter;
+  /** Drops cached token verifications, so a deleted app's tokens stop working here at once. */
+  forgetVerifiedTokens: () => void;
+}
