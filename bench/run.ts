@@ -12,6 +12,7 @@ import knex, { type Knex } from 'knex';
 import { composeAccounts } from '../src/accounts/compose.js';
 import { systemClock } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
+import { composeGrants } from '../src/oauth/compose.js';
 import { createLogger } from '../src/logging.js';
 import { startService } from '../src/server.js';
 import { createSharedDependencies } from '../src/shared-dependencies.js';
@@ -50,6 +51,7 @@ async function main(): Promise<void> {
         config,
         keyEncryptionSecret: config.keyEncryptionSecret!,
       }),
+      { grantTypes: composeGrants().names },
     );
     await accounts.createUser({ email: 'bench@example.com', password: 'bench-password' });
     const { employer } = await accounts.createEmployer({

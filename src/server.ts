@@ -12,7 +12,8 @@ import type { BearerAuthenticator } from './graphql/gateway.js';
 import { composeInterviews } from './interviews/compose.js';
 import type { InterviewLifecycle } from './interviews/lifecycle/interview-lifecycle.js';
 import { composeLobby } from './lobby/compose.js';
-import { composeOAuth } from './oauth/compose.js';
+import { composeGrants, composeOAuth } from './oauth/compose.js';
+import type { Grant } from './oauth/grants/grant.js';
 import { resolveKeyEncryptionSecret } from './security/key-encryption-secret.js';
 import { composeSessions } from './sessions/compose.js';
 import { createSharedDependencies } from './shared-dependencies.js';
@@ -34,6 +35,8 @@ export interface StartOptions {
   authenticate?: BearerAuthenticator;
   /** Source of time for every service; tests pass a ManualClock to move time. */
   clock?: Clock;
+  /** The token endpoint's grants, in order: the built-in ones unless a test registers others. */
+  grants?: readonly Grant[];
 }
 
 /**
@@ -46,9 +49,10 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const keyEncryptionSecret = resolveKeyEncryptionSecret(config, logger);
   const db = openDatabase(config.database, logger);
   const shared = createSharedDependencies({ db, clock, logger, config, keyEncryptionSecret });
-  const accounts = composeAccounts(shared);
+  const grants = composeGrants(options.grants);
+  const accounts = composeAccounts(shared, { grantTypes: grants.names });
   const sessions = composeSessions(shared, accounts);
-  const oauth = composeOAuth(shared, { accounts, sessions });
+  const oauth = composeOAuth(shared, { accounts, sessions, grants });
   const interviews = composeInterviews(shared, { accounts });
   const lobby = composeLobby(shared, { interviews, sessions });
   const partnerConsole = composeConsole(shared, { accounts, sessions, oauth });

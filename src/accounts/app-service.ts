@@ -10,7 +10,7 @@ import { multiLineTextProblem, singleLineTextProblem } from '../security/text-sa
 import type { SecretBox } from '../security/secret-box.js';
 import type { AccountStore } from './account-store.js';
 import type { AppStore, AppWithRedirectUris } from './app-store.js';
-import { DEFAULT_GRANT_TYPES, allowsGrant, normalizeGrantTypes } from './grant-types.js';
+import { allowsGrant, normalizeGrantTypes } from './grant-types.js';
 import { validateRedirectUris } from './redirect-uris.js';
 
 export interface CreatedApp {
@@ -45,6 +45,11 @@ export class AppService {
     private readonly audit: AuditLog,
     /** Seals a copy of each new secret for the owner's password-gated reveal. */
     private readonly secretBox: SecretBox,
+    /**
+     * The grant types the token endpoint knows (the OAuth grant registry's names), in the order
+     * apps' choices are shown and stored.
+     */
+    readonly grantTypes: readonly string[],
   ) {}
 
   async createApp(input: {
@@ -53,14 +58,12 @@ export class AppService {
     redirectUris?: string[];
     public?: boolean;
     description?: string | null;
-    /** Every grant when left out. */
+    /** Every known grant when left out (stored explicitly, never left to a column default). */
     grantTypes?: readonly string[];
   }): Promise<CreatedApp> {
     const name = appName(input.name);
     const description = appDescription(input.description);
-    const grantTypes = input.grantTypes
-      ? normalizeGrantTypes(input.grantTypes)
-      : DEFAULT_GRANT_TYPES;
+    const grantTypes = normalizeGrantTypes(input.grantTypes ?? this.grantTypes, this.grantTypes);
     const redirectUris = validateRedirectUris(input.redirectUris ?? []);
     const owner = await this.accounts.findUserByEmail(input.ownerEmail.trim());
     if (!owner) throw new NotFoundError(`no user with email ${input.ownerEmail.trim()}`, 'owner');
@@ -215,7 +218,7 @@ export class AppService {
     const details = {
       name: appName(input.name),
       description: appDescription(input.description),
-      grant_types: normalizeGrantTypes(input.grantTypes),
+      grant_types: normalizeGrantTypes(input.grantTypes, this.grantTypes),
     };
     const now = this.clock.now();
     if (!(await this.apps.updateDetails(app.id, ownerUserId, details, now)))

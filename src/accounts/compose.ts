@@ -17,8 +17,15 @@ export interface Accounts {
   stores: { accounts: AccountStore; apps: AppStore };
 }
 
-/** Builds the accounts capability: one store of each kind and the services over them. */
-export function composeAccounts(shared: SharedDependencies): Accounts {
+/**
+ * Builds the accounts capability: one store of each kind and the services over them.
+ * `grantTypes` are the names of the token endpoint's grants (the OAuth grant registry's), which
+ * apps choose among; they are handed in so that accounts never depends on OAuth.
+ */
+export function composeAccounts(
+  shared: SharedDependencies,
+  options: { grantTypes: readonly string[] },
+): Accounts {
   const stores = { accounts: new AccountStore(shared.db), apps: new AppStore(shared.db) };
   return {
     accounts: new AccountService(stores.accounts, shared.clock),
@@ -28,6 +35,7 @@ export function composeAccounts(shared: SharedDependencies): Accounts {
       shared.clock,
       shared.audit,
       shared.boxes.clientSecrets,
+      options.grantTypes,
     ),
     stores,
   };

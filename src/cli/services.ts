@@ -4,7 +4,7 @@ import { composeAccounts } from '../accounts/compose.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import { composeInterviews } from '../interviews/compose.js';
 import type { SweepCounts } from '../interviews/lifecycle/sweeper.js';
-import { composeOAuth } from '../oauth/compose.js';
+import { composeGrants, composeOAuth } from '../oauth/compose.js';
 import type { SigningKeys } from '../oauth/signing-keys/signing-keys.js';
 import { composeSessions } from '../sessions/compose.js';
 import type { SharedDependencies } from '../shared-dependencies.js';
@@ -27,9 +27,10 @@ export interface CliServices {
  * is sealed, audited and checked exactly like one registered on the console.
  */
 export function createCliServices(shared: SharedDependencies): CliServices {
-  const accounts = composeAccounts(shared);
+  const grants = composeGrants();
+  const accounts = composeAccounts(shared, { grantTypes: grants.names });
   const sessions = composeSessions(shared, accounts);
-  const oauth = composeOAuth(shared, { accounts, sessions });
+  const oauth = composeOAuth(shared, { accounts, sessions, grants });
   const interviews = composeInterviews(shared, { accounts });
   return {
     accounts: accounts.accounts,

@@ -10,12 +10,14 @@ import { ConsentStore } from './authorize/consent-store.js';
 import { authorizeRouter } from './authorize/router.js';
 import { ClientAuthenticator } from './clients/client-authenticator.js';
 import { discoveryRouter } from './discovery/router.js';
+import type { Grant } from './grants/grant.js';
+import { BUILT_IN_GRANTS, GrantRegistry } from './grants/registry.js';
+import { TokenIssuer } from './grants/token-issuer.js';
 import { SigningKeyStore } from './signing-keys/signing-key-store.js';
 import { SigningKeys } from './signing-keys/signing-keys.js';
 import { TokenIntrospection } from './token/introspection.js';
 import { TokenRevocation } from './token/revocation.js';
 import { tokenRouter } from './token/router.js';
-import { TokenService } from './token/token-service.js';
 import { AccessTokenVerifier } from './tokens/access-token-verifier.js';
 import { TokenSigner } from './tokens/token-signer.js';
 import { TokenStore } from './tokens/token-store.js';
@@ -29,6 +31,8 @@ export interface OAuth {
   signingKeys: SigningKeys;
   /** Verifies bearer access tokens: the GraphQL gateway's authenticator. */
   verifier: AccessTokenVerifier;
+  /** The grant types of the token endpoint, as discovery advertises and the console offers them. */
+  grants: GrantRegistry;
   /**
    * Discovery and JWKS, the token, revocation and introspection endpoints, userinfo and appinfo,
    * and the authorization endpoint with its pages, in the order they are mounted.
@@ -36,12 +40,21 @@ export interface OAuth {
   routers(): Router[];
 }
 
+/**
+ * The grant registry: the built-in grants unless a test registers others. A composition root
+ * builds it once, before the accounts capability (which stores apps' choices among its names),
+ * and hands the same registry to composeOAuth.
+ */
+export function composeGrants(grants: readonly Grant[] = BUILT_IN_GRANTS): GrantRegistry {
+  return new GrantRegistry(grants);
+}
+
 export function composeOAuth(
   shared: SharedDependencies,
-  deps: { accounts: Accounts; sessions: Sessions },
+  deps: { accounts: Accounts; sessions: Sessions; grants: GrantRegistry },
 ): OAuth {
   const { db, clock, config, audit } = shared;
-  const { accounts, sessions } = deps;
+  const { accounts, sessions, grants } = deps;
   const signingKeys = new SigningKeys(
     new SigningKeyStore(db),
     shared.boxes.signingKeys,
@@ -61,7 +74,8 @@ export function composeOAuth(
   );
 
   const tokenEndpoints = {
-    service: new TokenService({
+    grants,
+    issuer: new TokenIssuer({
       tokens,
       codes,
       signer: new TokenSigner(signingKeys, clock, config.authUrl, config.apiUrl),
@@ -86,7 +100,7 @@ export function composeOAuth(
   });
 
   const routers = (): Router[] => [
-    discoveryRouter(config, signingKeys),
+    discoveryRouter(config, signingKeys, grants.names),
     tokenRouter({ ...tokenEndpoints, bodyLimitBytes: config.bodyLimitBytes }),
     accountInfoRouter(accountInfo, verifier),
     authorizeRouter({
@@ -98,5 +112,5 @@ export function composeOAuth(
       accounts: accounts.accounts,
     }),
   ];
-  return { signingKeys, verifier, routers };
+  return { signingKeys, verifier, grants, routers };
 }

@@ -2,6 +2,7 @@ import { composeAccounts, type Accounts } from '../../src/accounts/compose.js';
 import { createCliServices, type CliServices } from '../../src/cli/services.js';
 import { systemClock, type Clock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
+import { composeGrants } from '../../src/oauth/compose.js';
 import type { Database } from '../../src/db/database.js';
 import {
   createSharedDependencies,
@@ -34,7 +35,9 @@ export function testSharedDependencies(
 
 /** The accounts capability as the server composes it: audited, secrets sealed. */
 export function testAccounts(db: Database, clock: Clock = systemClock): Accounts {
-  return composeAccounts(testSharedDependencies(db, { clock }));
+  return composeAccounts(testSharedDependencies(db, { clock }), {
+    grantTypes: composeGrants().names,
+  });
 }
 
 /** The CLI's services over `db`, composed as `npm run cli` composes them. */

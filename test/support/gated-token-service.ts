@@ -3,9 +3,20 @@ import { AccountStore } from '../../src/accounts/account-store.js';
 import { AuditLog } from '../../src/audit/audit-log.js';
 import { systemClock } from '../../src/clock.js';
 import type { Database } from '../../src/db/database.js';
+import type { AppRow } from '../../src/db/rows.js';
 import type { Transaction } from '../../src/db/transactions.js';
 import { AuthorizationCodes } from '../../src/oauth/authorization-codes.js';
-import { TokenService } from '../../src/oauth/token/token-service.js';
+import {
+  authorizationCodeGrant,
+  type AuthorizationCodeGrant,
+} from '../../src/oauth/grants/authorization-code.js';
+import {
+  clientCredentialsGrant,
+  type ClientCredentialsGrant,
+} from '../../src/oauth/grants/client-credentials.js';
+import type { IssuedTokens } from '../../src/oauth/grants/grant.js';
+import { refreshTokenGrant, type RefreshTokenGrant } from '../../src/oauth/grants/refresh-token.js';
+import { TokenIssuer } from '../../src/oauth/grants/token-issuer.js';
 import type { AccessTokenVerifier } from '../../src/oauth/tokens/access-token-verifier.js';
 import type { TokenSigner } from '../../src/oauth/tokens/token-signer.js';
 import { TokenStore } from '../../src/oauth/tokens/token-store.js';
@@ -39,17 +50,24 @@ export class Gate {
   }
 }
 
-/** Gates of a TokenService: in signing (outside any transaction), or just before a commit. */
+/** Gates of the grants: in signing (outside any transaction), or just before a commit. */
 export interface TokenServiceGates {
   signing?: Gate;
   beforeCommit?: Gate;
+}
+
+/** The three built-in grants' handlers, called directly (no HTTP, no client authentication). */
+export interface GatedGrants {
+  authorizationCode(client: AppRow, request: AuthorizationCodeGrant): Promise<IssuedTokens>;
+  refreshToken(client: AppRow, request: RefreshTokenGrant): Promise<IssuedTokens>;
+  clientCredentials(client: AppRow, request: ClientCredentialsGrant): Promise<IssuedTokens>;
 }
 
 /**
  * The token grants' rules over the real stores of `db`, with signing replaced by unsigned
  * stand-ins (these tests look at stored rows, not at JWTs) and with the given gates.
  */
-export function gatedTokenService(db: Database, gates: TokenServiceGates): TokenService {
+export function gatedTokenService(db: Database, gates: TokenServiceGates): GatedGrants {
   const expiresIn = 3600_000;
   const signer = {
     async accessToken() {
@@ -61,7 +79,7 @@ export function gatedTokenService(db: Database, gates: TokenServiceGates): Token
       return 'unsigned';
     },
   };
-  return new TokenService({
+  const issuer = new TokenIssuer({
     tokens: new GatedTokenStore(db, gates.beforeCommit),
     codes: new AuthorizationCodes(db, systemClock),
     signer: signer as unknown as TokenSigner,
@@ -70,6 +88,11 @@ export function gatedTokenService(db: Database, gates: TokenServiceGates): Token
     audit: new AuditLog(db, systemClock, silentLogger),
     clock: systemClock,
   });
+  return {
+    authorizationCode: (client, request) => authorizationCodeGrant.handle(issuer, client, request),
+    refreshToken: (client, request) => refreshTokenGrant.handle(issuer, client, request),
+    clientCredentials: (client, request) => clientCredentialsGrant.handle(issuer, client, request),
+  };
 }
 
 class GatedTokenStore extends TokenStore {

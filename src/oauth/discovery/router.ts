@@ -4,10 +4,17 @@ import type { SigningKeys } from '../signing-keys/signing-keys.js';
 import { protectedResourceMetadata } from './resource-metadata.js';
 import { serverMetadata } from './server-metadata.js';
 
-/** Discovery documents and the JWKS of the authorization server; the API host's metadata. */
-export function discoveryRouter(config: Config, keys: SigningKeys): Router {
+/**
+ * Discovery documents and the JWKS of the authorization server; the API host's metadata.
+ * `grantTypes` are the grant registry's names, advertised as they are.
+ */
+export function discoveryRouter(
+  config: Config,
+  keys: SigningKeys,
+  grantTypes: readonly string[],
+): Router {
   const router = Router();
-  const metadata = serverMetadata(config);
+  const metadata = serverMetadata(config, grantTypes);
   const sendMetadata = (_req: Request, res: Response) => {
     res.set('Cache-Control', 'public, max-age=300').json(metadata);
   };

@@ -6,9 +6,10 @@ export type ServerMetadata = components['schemas']['AuthorizationServerMetadata'
 
 /**
  * Discovery metadata (OpenID Connect Discovery and RFC 8414). It advertises only what is
- * implemented, with user-facing endpoints under AUTH_URL and back-channel ones under API_URL.
+ * implemented, with user-facing endpoints under AUTH_URL and back-channel ones under API_URL;
+ * `grantTypes` are the grant registry's names.
  */
-export function serverMetadata(config: Config): ServerMetadata {
+export function serverMetadata(config: Config, grantTypes: readonly string[]): ServerMetadata {
   const clientAuth = ['client_secret_basic', 'client_secret_post'];
   return {
     issuer: config.authUrl,
@@ -21,7 +22,7 @@ export function serverMetadata(config: Config): ServerMetadata {
     scopes_supported: [...SUPPORTED_SCOPES],
     response_types_supported: ['code'],
     response_modes_supported: ['query'],
-    grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
+    grant_types_supported: [...grantTypes],
     code_challenge_methods_supported: ['S256'],
     token_endpoint_auth_methods_supported: [...clientAuth, 'none'],
     revocation_endpoint_auth_methods_supported: [...clientAuth, 'none'],

@@ -1,28 +1,28 @@
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import type { ValidateFunction } from 'ajv';
 import {
-  validateAuthorizationCodeGrant,
-  validateClientCredentialsGrant,
   validateClientId,
   validateIntrospectRequest,
-  validateRefreshTokenGrant,
   validateRevokeRequest,
 } from '../../../generated/validators.cjs';
 import { allowsGrant } from '../../accounts/grant-types.js';
-import type { AppRow } from '../../db/rows.js';
 import { sendError } from '../../http/errors.js';
 import { validationMessage } from '../../http/openapi-validation.js';
 import type { RateLimiter } from '../../security/rate-limiter.js';
 import type { ClientAuthenticator } from '../clients/client-authenticator.js';
 import { readClientCredentials } from '../clients/client-credentials.js';
+import type { GrantRegistry } from '../grants/registry.js';
+import type { TokenIssuer } from '../grants/token-issuer.js';
 import { OAuthError } from '../oauth-error.js';
 import { noStore, oauthErrorHandler } from '../oauth-responses.js';
 import type { TokenIntrospection } from './introspection.js';
 import type { TokenRevocation } from './revocation.js';
-import type { IssuedTokens, TokenService } from './token-service.js';
 
 export interface TokenRouterDependencies {
-  service: TokenService;
+  /** The grant types the token endpoint accepts. */
+  grants: GrantRegistry;
+  /** What the grants share, handed to each grant's handler. */
+  issuer: TokenIssuer;
   revocation: TokenRevocation;
   introspection: TokenIntrospection;
   clients: ClientAuthenticator;
@@ -34,18 +34,7 @@ type FormBody = Record<string, unknown>;
 
 /** POST /oauth/v2/tokens, /oauth/v2/revoke and /oauth/v2/introspect on the API host. */
 export function tokenRouter(deps: TokenRouterDependencies): Router {
-  const { service } = deps;
-  // Each grant validates its form first, so a malformed request costs no database work, and
-  // returns the step that issues tokens once the client is authenticated.
-  const grants: Record<string, (form: FormBody) => (client: AppRow) => Promise<IssuedTokens>> = {
-    authorization_code: grant(validateAuthorizationCodeGrant, (c, r) =>
-      service.authorizationCode(c, r),
-    ),
-    refresh_token: grant(validateRefreshTokenGrant, (c, r) => service.refreshToken(c, r)),
-    client_credentials: grant(validateClientCredentialsGrant, (c, r) =>
-      service.clientCredentials(c, r),
-    ),
-  };
+  const { grants, issuer } = deps;
   const router = Router();
   const body = [
     requireFormOrJson,
@@ -69,19 +58,21 @@ export function tokenRouter(deps: TokenRouterDependencies): Router {
         const problem = Array.isArray(grantType) ? 'must be given only once' : 'must be a string';
         throw new OAuthError('invalid_request', `grant_type ${problem}`);
       }
-      const prepare = Object.hasOwn(grants, grantType) ? grants[grantType] : undefined;
-      if (!prepare) {
-        throw new OAuthError(
-          'unsupported_grant_type',
-          `grant_type ${JSON.stringify(grantType)} is not supported; use authorization_code, refresh_token or client_credentials`,
-        );
-      }
-      const issue = prepare(form);
+      const grant = grants.find(grantType);
+      if (!grant) throw grants.unsupported(grantType);
+      // The grant validates its form first, so a malformed request costs no database work.
+      const request = validated(grant.validate, form);
       const client = await authenticate(req);
       if (!allowsGrant(client, grantType)) {
         throw new OAuthError('unauthorized_client', `this app may not use the ${grantType} grant`);
       }
-      const issued = await issue(client);
+      if (client.client_type === 'public' && !grant.publicClients) {
+        throw new OAuthError(
+          'unauthorized_client',
+          `public clients cannot use the ${grantType} grant`,
+        );
+      }
+      const issued = await grant.handle(issuer, client, request);
       noStore(res).json({ ...issued, convid: req.id });
     },
   );
@@ -119,16 +110,6 @@ export function tokenRouter(deps: TokenRouterDependencies): Router {
 
   router.use(['/oauth/v2/tokens', '/oauth/v2/revoke', '/oauth/v2/introspect'], oauthErrorHandler);
   return router;
-}
-
-function grant<T>(
-  validate: ValidateFunction<T>,
-  issue: (client: AppRow, request: T) => Promise<IssuedTokens>,
-) {
-  return (form: FormBody) => {
-    const request = validated(validate, form);
-    return (client: AppRow) => issue(client, request);
-  };
 }
 
 function formOf(req: Request): FormBody {

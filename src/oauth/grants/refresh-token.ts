@@ -1,0 +1,96 @@
+import type { components } from '../../../generated/openapi.js';
+import { validateRefreshTokenGrant } from '../../../generated/validators.cjs';
+import { randomToken, sha256Hex } from '../../security/random.js';
+import { OAuthError } from '../oauth-error.js';
+import { parseScope, scopeSet } from '../scopes.js';
+import { ACCESS_TOKEN_TTL_SECONDS } from '../tokens/lifetimes.js';
+import type { Grant } from './grant.js';
+
+export type RefreshTokenGrant = components['schemas']['RefreshTokenGrantRequest'];
+
+/**
+ * The refresh token grant: a refresh token is exchanged for new tokens and a new refresh token
+ * of the same family (rotation); a consumed one presented again revokes the whole family.
+ */
+export const refreshTokenGrant: Grant<RefreshTokenGrant> = {
+  name: 'refresh_token',
+  label: 'Refresh token',
+  description: 'keep access without asking users to sign in again',
+  validate: validateRefreshTokenGrant,
+  publicClients: true,
+
+  async handle(issuer, client, request) {
+    const { tokens, clock } = issuer;
+    const tokenHash = sha256Hex(request.refresh_token);
+    // The presenting client is checked before anything is consumed, so a token presented by
+    // the wrong client leaves the rightful client's session intact.
+    const presented = await tokens.findRefreshToken(tokenHash);
+    const presentedFamily = presented && (await tokens.findFamily(presented.family_id));
+    if (!presentedFamily || presentedFamily.app_id !== client.id) {
+      throw new OAuthError('invalid_grant', 'refresh_token is invalid');
+    }
+    const family = presentedFamily;
+    const scope = narrowedScope(family.scope, request.scope);
+    const user = await issuer.requireUser(family.user_id);
+    const employerId = await issuer.employerForUser(user.id, scope, request.employer);
+
+    const next = randomToken(32);
+    const access = await issuer.signUserAccessToken(client, user, scope, employerId);
+    const idToken = await issuer.idToken(client, user, family.scope, family.auth_time, null);
+    const outcome = await issuer.storing(() =>
+      tokens.inTransaction(async (store) => {
+        await store.lockFamily(family.id);
+        const consumption = await store.consumeRefreshToken(tokenHash, clock.now());
+        if (consumption.outcome !== 'consumed') return consumption.outcome;
+        await store.insertRefreshToken(issuer.refreshRow(next, family.id, employerId));
+        await store.insertAccessToken({ ...access.record, refresh_family_id: family.id });
+        return 'consumed' as const;
+      }),
+    );
+
+    if (outcome === 'reused') {
+      throw await issuer.revokeAfterReplay(
+        () =>
+          tokens.inTransaction((store) =>
+            store.revokeFamily(family.id, 'refresh_token_reuse', clock.now()),
+          ),
+        {
+          type: 'refresh_token.reused',
+          actorUserId: user.id,
+          appId: client.id,
+          details: { familyId: family.id },
+        },
+        'refresh_token has already been used; every token of its family has been revoked',
+      );
+    }
+    if (outcome !== 'consumed') {
+      throw new OAuthError(
+        'invalid_grant',
+        `refresh_token is ${outcome === 'unknown' ? 'invalid' : outcome}`,
+      );
+    }
+    await issuer.auditIssued(client, user.id, 'refresh_token', scope, employerId);
+    return {
+      access_token: access.token,
+      token_type: 'Bearer',
+      expires_in: ACCESS_TOKEN_TTL_SECONDS,
+      scope,
+      refresh_token: next,
+      id_token: idToken,
+    };
+  },
+};
+
+/** A refresh may ask for fewer scopes than were granted, never more. */
+function narrowedScope(granted: string, requested: string | undefined): string {
+  if (requested === undefined) return granted;
+  const allowed = new Set(granted.split(' '));
+  const scopes = parseScope(requested);
+  const widened = scopes.find((scope) => !allowed.has(scope));
+  if (widened)
+    throw new OAuthError(
+      'invalid_scope',
+      `scope ${widened} was not granted and cannot be added on refresh`,
+    );
+  return scopeSet(scopes);
+}

@@ -1,0 +1,258 @@
+import type { components } from '../../../generated/openapi.js';
+import type { AccountStore } from '../../accounts/account-store.js';
+import type { AuditEntry, AuditLog } from '../../audit/audit-log.js';
+import type { Clock } from '../../clock.js';
+import { isForeignKeyViolation } from '../../db/errors.js';
+import type { AccessTokenRow, AppRow, RefreshTokenRow, UserRow } from '../../db/rows.js';
+import { sha256Hex } from '../../security/random.js';
+import type { AuthorizationCodes } from '../authorization-codes.js';
+import { OAuthError, invalidEmployer } from '../oauth-error.js';
+import { hasScope } from '../scopes.js';
+import type { AccessTokenVerifier } from '../tokens/access-token-verifier.js';
+import { ACCESS_TOKEN_TTL_SECONDS, REFRESH_TOKEN_TTL_MS } from '../tokens/lifetimes.js';
+import type { TokenSigner } from '../tokens/token-signer.js';
+import type { TokenStore } from '../tokens/token-store.js';
+
+/** The token response without `convid`, which the HTTP layer adds from the request id. */
+export type IssuedTokens = Omit<components['schemas']['TokenResponse'], 'convid'>;
+
+export interface TokenIssuerDependencies {
+  tokens: TokenStore;
+  codes: AuthorizationCodes;
+  signer: TokenSigner;
+  verifier: AccessTokenVerifier;
+  accounts: AccountStore;
+  audit: AuditLog;
+  clock: Clock;
+}
+
+/** An access token signed for a user, with the row that records it (not yet stored). */
+export interface SignedAccessToken {
+  token: string;
+  record: AccessTokenRow;
+}
+
+/**
+ * What the grants share (DESIGN §3): the stores they read and write, signing access and ID
+ * tokens, the employer rules, storing what they issued, revoking after a replay and auditing the
+ * issue. Each grant module (grants/*.ts) receives it; it knows neither HTTP nor SQL.
+ */
+export class TokenIssuer {
+  readonly tokens: TokenStore;
+  readonly codes: AuthorizationCodes;
+  readonly clock: Clock;
+
+  constructor(private readonly deps: TokenIssuerDependencies) {
+    this.tokens = deps.tokens;
+    this.codes = deps.codes;
+    this.clock = deps.clock;
+  }
+
+  /**
+   * Stores what a grant issued. The client was authenticated moments earlier; if its app has
+   * been deleted since (the console deletes apps, and their rows go with them), the rows that
+   * refer to it cannot be stored: for the client that is an app that no longer exists, the
+   * same answer it gets from then on, not a server error.
+   */
+  async storing<T>(store: () => Promise<T>): Promise<T> {
+    try {
+      return await store();
+    } catch (error) {
+      if (!isForeignKeyViolation(error)) throw error;
+      throw new OAuthError(
+        'invalid_client',
+        'client authentication failed: the app no longer exists',
+      );
+    }
+  }
+
+  /**
+   * A used code or refresh token came back: it may have been stolen, so everything issued from
+   * it is revoked (and forgotten by this process's verifier cache) before the request is refused.
+   * `revoke` runs in one transaction: a family marked revoked with its access tokens still
+   * working would stay that way, since a revoked family is never revoked again.
+   */
+  async revokeAfterReplay(
+    revoke: () => Promise<string[]>,
+    entry: AuditEntry & { details: Record<string, unknown> },
+    description: string,
+  ): Promise<OAuthError> {
+    const revoked = await revoke();
+    this.deps.verifier.forgetAll();
+    await this.deps.audit.record({
+      ...entry,
+      details: { ...entry.details, revokedAccessTokens: revoked.length },
+    });
+    return new OAuthError('invalid_grant', description);
+  }
+
+  async requireUser(userId: string): Promise<UserRow> {
+    const user = await this.deps.accounts.findUserById(userId);
+    if (!user) throw new OAuthError('invalid_grant', 'the user of this grant no longer exists');
+    return user;
+  }
+
+  /** An employer for a 3-legged token: one the user belongs to, with employer_access granted. */
+  async employerForUser(
+    userId: string,
+    grantedScope: string,
+    employer: string | undefined,
+  ): Promise<string | null> {
+    if (employer === undefined) return null;
+    requireEmployerAccess(grantedScope);
+    if (!(await this.deps.accounts.findMembership(userId, employer))) throw invalidEmployer();
+    return employer;
+  }
+
+  /**
+   * An employer for a token the app gets for itself: one the app's owner belongs to, with
+   * employer_access in the scope.
+   */
+  async employerForApp(
+    client: AppRow,
+    scope: string,
+    employer: string | undefined,
+  ): Promise<string | null> {
+    if (employer === undefined) return null;
+    requireEmployerAccess(scope);
+    if (!(await this.deps.accounts.findMembership(client.owner_user_id, employer))) {
+      throw invalidEmployer();
+    }
+    return employer;
+  }
+
+  /** Signs an access token acting for `user`; the caller stores its record. */
+  async signUserAccessToken(
+    client: AppRow,
+    user: UserRow,
+    scope: string,
+    employerId: string | null,
+  ): Promise<SignedAccessToken> {
+    const signed = await this.deps.signer.accessToken({
+      sub: `user:${user.id}`,
+      azp: client.client_id,
+      scope,
+      app_account: client.owner_user_id,
+      ...(employerId && { emp: employerId }),
+    });
+    return {
+      token: signed.token,
+      record: {
+        jti: signed.jti,
+        app_id: client.id,
+        user_id: user.id,
+        employer_id: employerId,
+        scope,
+        auth_code_hash: null,
+        refresh_family_id: null,
+        issued_at: signed.issuedAt,
+        expires_at: signed.expiresAt,
+        revoked_at: null,
+      },
+    };
+  }
+
+  /**
+   * Signs and stores an access token the app gets for itself (`sub` is `app:<client_id>`), and
+   * returns the token response without refresh or ID token.
+   */
+  async issueAppAccessToken(
+    client: AppRow,
+    scope: string,
+    employerId: string | null,
+  ): Promise<IssuedTokens> {
+    const signed = await this.deps.signer.accessToken({
+      sub: `app:${client.client_id}`,
+      azp: client.client_id,
+      scope,
+      app_account: client.owner_user_id,
+      ...(employerId && { emp: employerId }),
+    });
+    await this.storing(() =>
+      this.deps.tokens.insertAccessToken({
+        jti: signed.jti,
+        app_id: client.id,
+        user_id: null,
+        employer_id: employerId,
+        scope,
+        auth_code_hash: null,
+        refresh_family_id: null,
+        issued_at: signed.issuedAt,
+        expires_at: signed.expiresAt,
+        revoked_at: null,
+      }),
+    );
+    return {
+      access_token: signed.token,
+      token_type: 'Bearer',
+      expires_in: ACCESS_TOKEN_TTL_SECONDS,
+      scope,
+    };
+  }
+
+  async idToken(
+    client: AppRow,
+    user: UserRow,
+    grantedScope: string,
+    authTime: number,
+    nonce: string | null,
+  ): Promise<string> {
+    const employers = hasScope(grantedScope, 'employer_access')
+      ? (await this.deps.accounts.listEmployersOfUser(user.id)).map(({ employer }) => ({
+          id: employer.id,
+          name: employer.name,
+        }))
+      : undefined;
+    return this.deps.signer.idToken({
+      sub: user.id,
+      aud: client.client_id,
+      auth_time: Math.floor(authTime / 1000),
+      ...(nonce && { nonce }),
+      ...(hasScope(grantedScope, 'email') && {
+        email: user.email,
+        email_verified: user.email_verified,
+      }),
+      ...(employers && { employers }),
+    });
+  }
+
+  /** The stored form of a new refresh token of a family. */
+  refreshRow(token: string, familyId: string, employerId: string | null): RefreshTokenRow {
+    const now = this.deps.clock.now();
+    return {
+      token_hash: sha256Hex(token),
+      family_id: familyId,
+      employer_id: employerId,
+      issued_at: now,
+      expires_at: now + REFRESH_TOKEN_TTL_MS,
+      consumed_at: null,
+    };
+  }
+
+  /** Records that a grant issued tokens (after they are stored). */
+  auditIssued(
+    client: AppRow,
+    userId: string | null,
+    grant: string,
+    scope: string,
+    employerId: string | null,
+  ): Promise<void> {
+    return this.deps.audit.record({
+      type: 'token.issued',
+      actorUserId: userId,
+      appId: client.id,
+      employerId,
+      details: { grant, scope },
+    });
+  }
+}
+
+/** An employer token needs the employer_access scope. */
+export function requireEmployerAccess(scope: string): void {
+  if (!hasScope(scope, 'employer_access')) {
+    throw new OAuthError(
+      'invalid_scope',
+      'employer needs the employer_access scope to have been granted',
+    );
+  }
+}
