@@ -7,28 +7,7 @@ import { ValidationError } from '../errors.js';
  * root hands its names in (`known`), in the order they are shown and stored.
  */
 
-/**
- * The built-in grants' names, for the console's forms until they read the grant registry.
- * @deprecated transitional: the console moves to the registry's choices next.
- */
-export const GRANT_TYPES = ['authorization_code', 'refresh_token', 'client_credentials'] as const;
-/** @deprecated transitional, with GRANT_TYPES. */
-export type GrantType = (typeof GRANT_TYPES)[number];
-
-/** The grants an app allows, read from its `grant_types` column, in the order of `known`. */
-export function allowedGrantTypes(app: Pick<AppRow, 'grant_types'>): GrantType[];
-export function allowedGrantTypes(
-  app: Pick<AppRow, 'grant_types'>,
-  known: readonly string[],
-): string[];
-export function allowedGrantTypes(
-  app: Pick<AppRow, 'grant_types'>,
-  known: readonly string[] = GRANT_TYPES,
-): string[] {
-  const stored = new Set(app.grant_types.split(' '));
-  return known.filter((grant) => stored.has(grant));
-}
-
+/** Whether the app's `grant_types` column includes `grant`. */
 export function allowsGrant(app: Pick<AppRow, 'grant_types'>, grant: string): boolean {
   return app.grant_types.split(' ').includes(grant);
 }

@@ -1,8 +1,9 @@
 import type { Response } from 'express';
-import { allowedGrantTypes } from '../accounts/grant-types.js';
+import { allowsGrant } from '../accounts/grant-types.js';
 import { MAX_REDIRECT_URIS } from '../accounts/redirect-uris.js';
 import type { AppRow, AuditEventRow } from '../db/rows.js';
-import { GRANT_NAMES, appTabs, grantChoices, type AppTab } from './app-tabs.js';
+import type { GrantChoice } from '../oauth/grants/registry.js';
+import { appTabs, grantChoices, type AppTab } from './app-tabs.js';
 import { problemContext, renderConsolePage, type FormProblem, type Viewer } from './pages.js';
 import { CONSOLE_PATHS, appPaths } from './paths.js';
 
@@ -52,16 +53,20 @@ const ACTIVITY_LIMIT = 50;
 export class AppDetailsPages {
   static readonly activityLimit = ACTIVITY_LIMIT;
 
+  /** `grants`: the grant registry's choices, offered on the Overview form. */
+  constructor(private readonly grants: readonly GrantChoice[]) {}
+
   overview(
     res: Response,
     viewer: Viewer,
     page: { app: AppRow; values?: OverviewValues; problem?: FormProblem },
   ): void {
     const { app } = page;
+    const allowed = this.grants.filter((grant) => allowsGrant(app, grant.name));
     const values = page.values ?? {
       name: app.name,
       description: app.description ?? '',
-      grantTypes: allowedGrantTypes(app),
+      grantTypes: allowed.map((grant) => grant.name),
     };
     this.render(
       res,
@@ -74,13 +79,13 @@ export class AppDetailsPages {
         description_text: app.description,
         client_type:
           app.client_type === 'confidential' ? 'Confidential (server-side)' : 'Public (no secret)',
-        grant_names: allowedGrantTypes(app).map((grant) => GRANT_NAMES[grant]),
+        grant_names: allowed.map((grant) => grant.label),
         created_at: isoMinute(app.created_at),
         action: appPaths(app.client_id).editOverview,
         delete_href: appPaths(app.client_id).delete,
         name: values.name,
         description: values.description,
-        grant_choices: grantChoices(values.grantTypes),
+        grant_choices: grantChoices(this.grants, values.grantTypes),
         ...problemContext(page.problem),
       },
     );

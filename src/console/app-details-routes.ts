@@ -25,7 +25,7 @@ export function chosenGrantTypes(req: Request): string[] | undefined {
 export function appDetailsRouter(deps: ConsoleDependencies, guards: ConsoleGuards): Router {
   const { form } = guards;
   const { apps } = deps;
-  const pages = new AppDetailsPages();
+  const pages = new AppDetailsPages(deps.grantChoices);
   const router = Router();
 
   /** The signed-in owner and their app, or undefined once an answer has been sent. */

@@ -1,5 +1,4 @@
 import { Router } from 'express';
-import { GRANT_TYPES } from '../accounts/grant-types.js';
 import { ValidationError } from '../errors.js';
 import { chosenGrantTypes } from './app-details-routes.js';
 import type { ConsoleGuards } from './console-guards.js';
@@ -42,7 +41,7 @@ export function appRegistrationRouter(
         clientType: 'confidential',
         redirectUris: [],
         description: '',
-        grantTypes: GRANT_TYPES,
+        grantTypes: appService.grantTypes,
       },
     });
   });
@@ -56,7 +55,7 @@ export function appRegistrationRouter(
       clientType: clientType === 'public' ? 'public' : 'confidential',
       redirectUris: redirectUriFields(req),
       description: field(req, 'description'),
-      grantTypes: chosenGrantTypes(req) ?? GRANT_TYPES,
+      grantTypes: chosenGrantTypes(req) ?? appService.grantTypes,
     };
     const again = (message: string, problemField: string) =>
       pages.newApp(res, current.viewer, {

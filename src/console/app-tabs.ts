@@ -1,4 +1,4 @@
-import { GRANT_TYPES, type GrantType } from '../accounts/grant-types.js';
+import type { GrantChoice } from '../oauth/grants/registry.js';
 import { appPaths } from './paths.js';
 
 export type AppTab = 'overview' | 'credentials' | 'redirect-urls' | 'activity';
@@ -15,26 +15,15 @@ export function appTabs(clientId: string, current: AppTab | null) {
   return tabs.map(([id, label, href]) => ({ label, href, current: id === current }));
 }
 
-const GRANT_LABELS: Record<GrantType, string> = {
-  authorization_code: 'Authorization code: users sign in and allow the app access',
-  refresh_token: 'Refresh token: keep access without asking users to sign in again',
-  client_credentials:
-    'Client credentials: the app acts for itself and its employers (confidential apps only)',
-};
-
-/** Short names of the grants, for read-only lists. */
-export const GRANT_NAMES: Record<GrantType, string> = {
-  authorization_code: 'Authorization code',
-  refresh_token: 'Refresh token',
-  client_credentials: 'Client credentials',
-};
-
-/** The grant type checkboxes of a form, the chosen ones ticked. */
-export function grantChoices(chosen: readonly string[]) {
-  return GRANT_TYPES.map((grant) => ({
-    value: grant,
-    input_id: `grant-type-${grant.replaceAll('_', '-')}`,
-    label: GRANT_LABELS[grant],
-    checked: chosen.includes(grant),
+/**
+ * The grant type checkboxes of a form: one per grant of the registry (`grants`, its choices), in
+ * its order, the chosen ones ticked.
+ */
+export function grantChoices(grants: readonly GrantChoice[], chosen: readonly string[]) {
+  return grants.map((grant) => ({
+    value: grant.name,
+    input_id: `grant-type-${grant.name.replace(/[^A-Za-z0-9]+/g, '-')}`,
+    label: `${grant.label}: ${grant.description}${grant.publicClients ? '' : ' (confidential apps only)'}`,
+    checked: chosen.includes(grant.name),
   }));
 }

@@ -28,6 +28,7 @@ export function composeConsole(
     revealLimiter: createRateLimiter(shared, 'secret-reveal', config.rateLimits.signIn),
     signUpLimiter: createRateLimiter(shared, 'console-sign-up', config.rateLimits.signIn),
     forgetVerifiedTokens: () => oauth.verifier.forgetAll(),
+    grantChoices: oauth.grants.choices(),
   };
   return { router: () => consoleRouter(dependencies) };
 }

@@ -1,6 +1,7 @@
 import type { AccountService } from '../accounts/account-service.js';
 import type { AppService } from '../accounts/app-service.js';
 import type { Config } from '../config.js';
+import type { GrantChoice } from '../oauth/grants/registry.js';
 import type { RateLimiter } from '../security/rate-limiter.js';
 import type { CsrfTokens } from '../sessions/csrf.js';
 import type { BrowserSessions } from '../sessions/sessions.js';
@@ -25,4 +26,6 @@ export interface ConsoleDependencies {
   signUpLimiter: RateLimiter;
   /** Drops cached token verifications, so a deleted app's tokens stop working here at once. */
   forgetVerifiedTokens: () => void;
+  /** The token endpoint's grants (the grant registry's choices), offered on the app forms. */
+  grantChoices: readonly GrantChoice[];
 }

@@ -4,6 +4,7 @@ import { MAX_REDIRECT_URIS } from '../accounts/redirect-uris.js';
 import type { AppRow } from '../db/rows.js';
 import { MIN_PASSWORD_LENGTH } from '../security/passwords.js';
 import { CSRF_FIELD } from '../sessions/csrf.js';
+import type { GrantChoice } from '../oauth/grants/registry.js';
 import { appTabs, grantChoices } from './app-tabs.js';
 import { CONSOLE_PATHS, appPaths } from './paths.js';
 import { pageTemplates } from '../http/views.js';
@@ -33,6 +34,9 @@ export interface FormProblem {
  * the authorization pages do; every form carries its CSRF token.
  */
 export class ConsolePages {
+  /** `grants`: the grant registry's choices, offered on the new-app form. */
+  constructor(private readonly grants: readonly GrantChoice[]) {}
+
   signIn(
     res: Response,
     page: {
@@ -103,7 +107,7 @@ export class ConsolePages {
       cancel_href: CONSOLE_PATHS.dashboard,
       name: page.values.name,
       description: page.values.description,
-      grant_choices: grantChoices(page.values.grantTypes),
+      grant_choices: grantChoices(this.grants, page.values.grantTypes),
       client_type: page.values.clientType,
       redirects,
       max_redirects: MAX_REDIRECT_URIS,

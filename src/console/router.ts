@@ -19,7 +19,7 @@ import { CONSOLE_PREFIX } from './paths.js';
  * is a 404 page, and errors are answered with a console page.
  */
 export function consoleRouter(deps: ConsoleDependencies): Router {
-  const pages = new ConsolePages();
+  const pages = new ConsolePages(deps.grantChoices);
   const guards = new ConsoleGuards(deps, pages);
 
   const router = Router();

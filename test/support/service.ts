@@ -2,6 +2,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import type { Clock } from '../../src/clock.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { BearerAuthenticator } from '../../src/graphql/gateway.js';
+import type { Grant } from '../../src/oauth/grants/grant.js';
 import { startService, type RunningService } from '../../src/server.js';
 import type { TestDatabase } from './databases.js';
 import { silentLogger } from './logger.js';
@@ -20,10 +21,18 @@ export function freePort(): Promise<number> {
 
 export const TEST_KEY_ENCRYPTION_SECRET = 'test-key-encryption-secret-0123456789abcdef';
 
-/** Starts the real service on an ephemeral port against a test database. */
+/**
+ * Starts the real service on an ephemeral port against a test database; `grants` replaces the
+ * built-in grant list (a test registers a grant of its own this way).
+ */
 export async function startTestService(
   database: TestDatabase,
-  options: { authenticate?: BearerAuthenticator; env?: Record<string, string>; clock?: Clock } = {},
+  options: {
+    authenticate?: BearerAuthenticator;
+    env?: Record<string, string>;
+    clock?: Clock;
+    grants?: readonly Grant[];
+  } = {},
 ): Promise<RunningService & { config: Config }> {
   // A concrete port, so that AUTH_URL (the issuer real OAuth clients check) is the real address.
   const port = String(await freePort());
@@ -45,6 +54,7 @@ export async function startTestService(
     logger: silentLogger,
     authenticate: options.authenticate,
     clock: options.clock,
+    grants: options.grants,
   });
   return { ...service, config };
 }

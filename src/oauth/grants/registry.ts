@@ -1,4 +1,3 @@
-import type { AppRow } from '../../db/rows.js';
 import { OAuthError } from '../oauth-error.js';
 import { authorizationCodeGrant } from './authorization-code.js';
 import { clientCredentialsGrant } from './client-credentials.js';
@@ -65,12 +64,6 @@ export class GrantRegistry {
       description,
       publicClients,
     }));
-  }
-
-  /** The grants an app allows, in order; names it stores but nobody knows are left out. */
-  allowedBy(app: Pick<AppRow, 'grant_types'>): Grant[] {
-    const stored = new Set(app.grant_types.split(' '));
-    return [...this.byName.values()].filter((grant) => stored.has(grant.name));
   }
 }
 
