@@ -18,7 +18,7 @@ module.exports = {
       severity: 'error',
       comment:
         'Routers, route and page modules get services from their compose module; they never import the database or knex.',
-      from: { path: '^src/.+/(router|[a-z-]+-routes|[a-z-]+-pages|pages)\\.ts$' },
+      from: { path: '^src/(.+/(router|[a-z-]+-routes|[a-z-]+-pages|pages)|http/health)\\.ts$' },
       to: { path: '^(src/db/database\\.ts|node_modules/knex/)' },
     },
     {

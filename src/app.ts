@@ -2,14 +2,14 @@ import express, { type Express, type Router } from 'express';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
-import type { Database } from './db/database.js';
 import { errorHandler, notFound } from './http/errors.js';
 import { healthRouter } from './http/health.js';
 import { requestContext } from './http/request-context.js';
 
 export interface AppDependencies {
   config: Config;
-  db: Database;
+  /** The readiness probe's write (see checkWritable in src/db/database.ts). */
+  checkWritable: () => Promise<void>;
   logger: Logger;
   isShuttingDown: () => boolean;
   /**
@@ -41,7 +41,7 @@ export function createHttpApp(deps: AppDependencies): Express {
       strictTransportSecurity: https,
     }),
   );
-  app.use(healthRouter(deps.db, deps.isShuttingDown));
+  app.use(healthRouter(deps.checkWritable, deps.isShuttingDown));
   for (const router of deps.routers) app.use(router);
   app.use(notFound);
   app.use(errorHandler);

@@ -5,7 +5,7 @@ import { createHttpApp } from './app.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { composeConsole } from './console/compose.js';
-import { openDatabase, waitForIdlePool, type Database } from './db/database.js';
+import { checkWritable, openDatabase, waitForIdlePool, type Database } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { composeGraphQL } from './graphql/compose.js';
 import type { BearerAuthenticator } from './graphql/gateway.js';
@@ -72,7 +72,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
   let shuttingDown = false;
   const app = createHttpApp({
     config,
-    db,
+    checkWritable: () => checkWritable(db, clock.now()),
     logger,
     isShuttingDown: () => shuttingDown,
     routers: [...oauth.routers(), lobby.router(), partnerConsole.router(), graphql.router()],

@@ -1,5 +1,4 @@
 import { Router } from 'express';
-import { checkWritable, type Database } from '../db/database.js';
 
 const READINESS_TIMEOUT_MS = 2000;
 
@@ -8,7 +7,11 @@ const READINESS_TIMEOUT_MS = 2000;
  * begins and commits, and the process is not shutting down, so a load balancer or supervisor
  * stops sending it work when it could only answer reads).
  */
-export function healthRouter(db: Database, isShuttingDown: () => boolean): Router {
+export function healthRouter(
+  /** Begins, writes and commits a transaction; rejects when the database takes no writes. */
+  checkWritable: () => Promise<void>,
+  isShuttingDown: () => boolean,
+): Router {
   const router = Router();
   router.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -21,7 +24,7 @@ export function healthRouter(db: Database, isShuttingDown: () => boolean): Route
       return;
     }
     try {
-      await withTimeout(checkWritable(db, Date.now()), READINESS_TIMEOUT_MS);
+      await withTimeout(checkWritable(), READINESS_TIMEOUT_MS);
       res.json({ status: 'ready', checks: { database: 'ok' } });
     } catch (error) {
       req.log.warn({ err: error }, 'readiness check failed');

@@ -1,20 +1,23 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { openDatabase } from '../../src/db/database.js';
+import { checkWritable, openDatabase } from '../../src/db/database.js';
 import { healthRouter } from '../../src/http/health.js';
 import { assertResponseMatches } from '../support/openapi-contract.js';
 import { describeEachDialect } from '../support/databases.js';
 import { silentLogger } from '../support/logger.js';
 
 describeEachDialect('readiness', (database) => {
-  async function readyz(isShuttingDown: boolean, db = database().db) {
+  async function readyz(
+    isShuttingDown: boolean,
+    probe: () => Promise<void> = () => checkWritable(database().db, Date.now()),
+  ) {
     const app = express();
     app.use((req, _res, next) => {
       req.log = silentLogger;
       next();
     });
-    app.use(healthRouter(db, () => isShuttingDown));
+    app.use(healthRouter(probe, () => isShuttingDown));
     const server = app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     try {
@@ -34,8 +37,7 @@ describeEachDialect('readiness', (database) => {
   });
 
   it('is 503 when the database does not answer', async () => {
-    const broken = { transaction: async () => Promise.reject(new Error('connection refused')) };
-    const response = await readyz(false, broken as never);
+    const response = await readyz(false, () => Promise.reject(new Error('connection refused')));
     assertResponseMatches('GET', '/readyz', response);
     assert.equal(response.status, 503);
     assert.deepEqual(response.body, { status: 'unavailable', checks: { database: 'error' } });
