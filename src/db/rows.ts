@@ -1,8 +1,18 @@
 /**
  * Row types of every table, exactly as the data layer reads them back on both SQLite and
  * PostgreSQL. Instants are epoch milliseconds (BIGINT); booleans are normalised by the stores.
- * GraphQL resolvers receive these rows through codegen mappers (see codegen.ts).
+ * GraphQL resolvers receive these rows through codegen mappers (see codegen.ts). The interview
+ * domain's vocabularies (statuses, decisions, media types, lobby roles) are its own, in
+ * `src/interviews/vocabulary.ts`.
  */
+
+import type {
+  DecisionValue,
+  EventStatus,
+  IntervieweeStatus,
+  LobbyRole,
+  MediaType,
+} from '../interviews/vocabulary.js';
 
 export type EpochMs = number;
 
@@ -176,9 +186,6 @@ export interface AuditEventRow {
   details: string | null;
 }
 
-export type EventStatus = 'SCHEDULED' | 'STARTED' | 'ENDED' | 'ARCHIVED' | 'CANCELLED';
-export type MediaType = 'VIDEO' | 'PHONE';
-
 export interface EventRow {
   id: string;
   employer_id: string;
@@ -217,15 +224,6 @@ export interface InterviewerRow {
   created_at: EpochMs;
 }
 
-export type IntervieweeStatus =
-  | 'RSVPED'
-  | 'CHECKED_IN'
-  | 'INTERVIEWING'
-  | 'INTERVIEWED'
-  | 'NOT_INTERVIEWED'
-  | 'REQUEUED'
-  | 'CANCELLED';
-
 export interface IntervieweeRow {
   id: string;
   event_id: string;
@@ -250,8 +248,6 @@ export interface InterviewRecordRow {
   created_at: EpochMs;
 }
 
-export type DecisionValue = 'YES' | 'NO' | 'MAYBE' | 'SKIP';
-
 export interface InterviewOutcomeRow {
   id: string;
   record_id: string;
@@ -261,8 +257,6 @@ export interface InterviewOutcomeRow {
   created_at: EpochMs;
   updated_at: EpochMs;
 }
-
-export type LobbyRole = 'landing' | 'interviewer' | 'interviewee';
 
 export interface LobbyTokenRow {
   id: string;

@@ -7,7 +7,8 @@ import type {
 import type { AccountStore } from '../accounts/account-store.js';
 import type { Clock } from '../clock.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../db/errors.js';
-import type { EventRow, EventStatus, IntervieweeRow, InterviewerRow } from '../db/rows.js';
+import type { EventRow, IntervieweeRow, InterviewerRow } from '../db/rows.js';
+import type { EventStatus } from './vocabulary.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import type { SecretBox } from '../security/secret-box.js';
 import type { EventWriteStore } from './event-write-store.js';

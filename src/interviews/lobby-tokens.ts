@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { LobbyRole, LobbyTokenRow } from '../db/rows.js';
+import type { LobbyTokenRow } from '../db/rows.js';
+import type { LobbyRole } from './vocabulary.js';
 import { randomToken, sha256Hex } from '../security/random.js';
 import type { SecretBox } from '../security/secret-box.js';
 

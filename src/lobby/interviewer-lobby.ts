@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response, Router } from 'express';
-import type { DecisionValue } from '../db/rows.js';
+import { isDecisionValue, type DecisionValue } from '../interviews/vocabulary.js';
 import { LOBBY_PATHS } from '../interviews/lobby-links.js';
 import { isValidEmail } from '../validation/email.js';
 import type { LobbyPlace } from './interviewer-identity.js';
@@ -13,7 +13,7 @@ import {
   type OpenedLink,
   type Refusal,
 } from './lobby-kit.js';
-import { DECISION_CHOICES, type DecisionDraft } from './page-models.js';
+import type { DecisionDraft } from './page-models.js';
 
 const ENTER_EMAIL = 'Enter the email address your invitation was sent to.';
 const NOT_INVITED =
@@ -174,5 +174,5 @@ export function mountInterviewerLobby(router: Router, kit: LobbyKit, form: Reque
 }
 
 function decisionValue(value: string): DecisionValue | null {
-  return DECISION_CHOICES.find((choice) => choice.value === value)?.value ?? null;
+  return isDecisionValue(value) ? value : null;
 }

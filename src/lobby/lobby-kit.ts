@@ -1,6 +1,6 @@
 import type { RateLimiter } from '../security/rate-limiter.js';
 import type { Request, Response, Router } from 'express';
-import type { LobbyRole } from '../db/rows.js';
+import type { LobbyRole } from '../interviews/vocabulary.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import {
   TransitionRefused,

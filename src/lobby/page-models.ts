@@ -1,4 +1,4 @@
-import type { DecisionValue } from '../db/rows.js';
+import { DECISION_VALUES, type DecisionValue } from '../interviews/vocabulary.js';
 import type { LobbyView } from '../interviews/lifecycle/interview-lifecycle.js';
 import { describeSchedule, isoInstant, timeOfDay } from './schedule.js';
 import {
@@ -14,12 +14,16 @@ import {
  * every decision about wording and about which buttons appear is made here.
  */
 
-export const DECISION_CHOICES: ReadonlyArray<{ value: DecisionValue; label: string }> = [
-  { value: 'YES', label: 'Yes' },
-  { value: 'NO', label: 'No' },
-  { value: 'MAYBE', label: 'Maybe' },
-  { value: 'SKIP', label: 'Skip' },
-];
+const DECISION_LABELS: Record<DecisionValue, string> = {
+  YES: 'Yes',
+  NO: 'No',
+  MAYBE: 'Maybe',
+  SKIP: 'Skip',
+};
+
+/** The decision buttons, in the vocabulary's order. */
+export const DECISION_CHOICES: ReadonlyArray<{ value: DecisionValue; label: string }> =
+  DECISION_VALUES.map((value) => ({ value, label: DECISION_LABELS[value] }));
 
 export interface Interviewer {
   id: string;

@@ -1,4 +1,4 @@
-import type { EventStatus, IntervieweeStatus } from '../db/rows.js';
+import type { EventStatus, IntervieweeStatus } from '../interviews/vocabulary.js';
 
 /** How the pages put each state into words: a short label and, where useful, a sentence. */
 

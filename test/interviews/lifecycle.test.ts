@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { ManualClock } from '../../src/clock.js';
 import { openDatabase } from '../../src/db/database.js';
 import { isUniqueViolation } from '../../src/db/errors.js';
-import type { LobbyRole } from '../../src/db/rows.js';
+import type { LobbyRole } from '../../src/interviews/vocabulary.js';
 import { NotFoundError, ValidationError } from '../../src/errors.js';
 import { TransitionRefused } from '../../src/interviews/lifecycle/interview-lifecycle.js';
 import { InterviewLifecycleService } from '../../src/interviews/lifecycle/lifecycle-service.js';

@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict';
-import type { EventStatus, IntervieweeStatus } from '../../src/db/rows.js';
+import {
+  EVENT_STATUSES,
+  INTERVIEWEE_STATUSES,
+  type EventStatus,
+  type IntervieweeStatus,
+} from '../../src/interviews/vocabulary.js';
 import {
   EVENT_ACTIONS,
-  EVENT_STATUSES,
   INTERVIEWEE_ACTIONS,
-  INTERVIEWEE_STATUSES,
   eventChanges,
   eventTransition,
   intervieweeChanges,

@@ -5,13 +5,8 @@ import { testCliServices } from '../support/compose.js';
 import { ManualClock } from '../../src/clock.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { openDatabase, type Database } from '../../src/db/database.js';
-import type {
-  EventRow,
-  EventStatus,
-  IntervieweeRow,
-  IntervieweeStatus,
-  InterviewRecordRow,
-} from '../../src/db/rows.js';
+import type { EventRow, IntervieweeRow, InterviewRecordRow } from '../../src/db/rows.js';
+import type { EventStatus, IntervieweeStatus } from '../../src/interviews/vocabulary.js';
 import { TransitionRefused } from '../../src/interviews/lifecycle/interview-lifecycle.js';
 import {
   archiveDelayMs,

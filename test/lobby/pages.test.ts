@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { systemClock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
-import type { DecisionValue, LobbyRole } from '../../src/db/rows.js';
+import type { DecisionValue, LobbyRole } from '../../src/interviews/vocabulary.js';
 import { errorHandler, notFound } from '../../src/http/errors.js';
 import { requestContext } from '../../src/http/request-context.js';
 import {

@@ -1,4 +1,10 @@
-import type { DecisionValue, EventStatus, IntervieweeStatus, LobbyRole } from '../../db/rows.js';
+import type {
+  DecisionValue,
+  EventStatus,
+  IntervieweeStatus,
+  LobbyRole,
+  MediaType,
+} from '../vocabulary.js';
 import { DomainError } from '../../errors.js';
 
 /**
@@ -26,7 +32,7 @@ export interface LobbyView {
     endOffsetMinutes: number;
     timezone: string;
     status: EventStatus;
-    mediaType: 'VIDEO' | 'PHONE';
+    mediaType: MediaType;
   };
   interviewers: Array<{ id: string; email: string; name: string | null }>;
   interviewee: { id: string; name: string; status: IntervieweeStatus } | null;

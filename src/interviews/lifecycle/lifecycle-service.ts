@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import type {
-  DecisionValue,
-  EpochMs,
-  EventRow,
-  IntervieweeRow,
-  InterviewerRow,
-  LobbyRole,
-} from '../../db/rows.js';
+import type { EpochMs, EventRow, IntervieweeRow, InterviewerRow } from '../../db/rows.js';
+import {
+  DECISION_VALUES,
+  isDecisionValue,
+  type DecisionValue,
+  type LobbyRole,
+} from '../vocabulary.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import { sha256Hex } from '../../security/random.js';
 import type { SecretBox } from '../../security/secret-box.js';
@@ -32,7 +31,6 @@ import {
   type Transition,
 } from './state-machines.js';
 
-const DECISIONS: ReadonlySet<string> = new Set<DecisionValue>(['YES', 'NO', 'MAYBE', 'SKIP']);
 const NOTE_MAX = 5000;
 /** Tokens are 43 characters; anything much longer is not worth hashing. */
 const TOKEN_MAX = 200;
@@ -167,8 +165,11 @@ export class InterviewLifecycleService implements InterviewLifecycle {
     decision: DecisionValue,
     note: string | null,
   ): Promise<void> {
-    if (!DECISIONS.has(decision)) {
-      throw new ValidationError(`decision must be one of ${[...DECISIONS].join(', ')}`, 'decision');
+    if (!isDecisionValue(decision)) {
+      throw new ValidationError(
+        `decision must be one of ${DECISION_VALUES.join(', ')}`,
+        'decision',
+      );
     }
     const noteText = optionalText(note, 'note', NOTE_MAX, 'multi');
     await this.withLockedEvent(eventId, async ({ settled, now, store }) => {

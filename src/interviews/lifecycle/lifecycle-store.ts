@@ -3,15 +3,13 @@ import { Store } from '../../db/store.js';
 import type {
   EpochMs,
   EventRow,
-  EventStatus,
   InterviewOutcomeRow,
   InterviewRecordRow,
   IntervieweeRow,
-  IntervieweeStatus,
   InterviewerRow,
-  LobbyRole,
   LobbyTokenRow,
 } from '../../db/rows.js';
+import type { EventStatus, IntervieweeStatus, LobbyRole } from '../vocabulary.js';
 
 /** A status change for a conditional UPDATE: rows in a `from` status move to its target. */
 export type StatusMoves<Status extends string> = ReadonlyMap<Status, Status>;

@@ -1,4 +1,5 @@
-import type { EpochMs, EventRow, EventStatus, IntervieweeStatus } from '../../db/rows.js';
+import type { EpochMs, EventRow } from '../../db/rows.js';
+import type { EventStatus, IntervieweeStatus } from '../vocabulary.js';
 import { eventTransition, intervieweeTransition } from './state-machines.js';
 
 /**

@@ -1,4 +1,9 @@
-import type { EventStatus, IntervieweeStatus } from '../../db/rows.js';
+import {
+  EVENT_STATUSES,
+  INTERVIEWEE_STATUSES,
+  type EventStatus,
+  type IntervieweeStatus,
+} from '../vocabulary.js';
 
 /**
  * The two state machines of DESIGN §5, as tables: for every status and every action, either
@@ -29,24 +34,8 @@ type Table<Status extends string, Action extends string> = Readonly<
 
 const refuse = (message: string): Refused => ({ refused: message });
 
-export const EVENT_STATUSES: readonly EventStatus[] = [
-  'SCHEDULED',
-  'STARTED',
-  'ENDED',
-  'ARCHIVED',
-  'CANCELLED',
-];
 export const EVENT_ACTIONS: readonly EventAction[] = ['join', 'end', 'archive', 'cancel'];
 
-export const INTERVIEWEE_STATUSES: readonly IntervieweeStatus[] = [
-  'RSVPED',
-  'CHECKED_IN',
-  'INTERVIEWING',
-  'INTERVIEWED',
-  'NOT_INTERVIEWED',
-  'REQUEUED',
-  'CANCELLED',
-];
 export const INTERVIEWEE_ACTIONS: readonly IntervieweeAction[] = [
   'checkIn',
   'admit',
