@@ -23,7 +23,7 @@ export function composeGraphQL(
   const { config, logger } = shared;
   const { interviews, authenticate } = deps;
   const services: InterviewServices = {
-    scheduler: interviews.scheduler,
+    writer: interviews.writer,
     finder: interviews.finder,
   };
   const createContext: ContextFactory<InterviewContext> = (request) => ({

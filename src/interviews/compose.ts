@@ -5,7 +5,7 @@ import { EventCursors } from './event-cursor.js';
 import { EventFinder } from './event-finder.js';
 import { EventSearchStore } from './event-search-store.js';
 import { EventWriteStore } from './event-write-store.js';
-import { InterviewScheduler } from './interview-scheduler.js';
+import { EventWriter } from './event-writer.js';
 import type { InterviewLifecycle } from './lifecycle/interview-lifecycle.js';
 import { InterviewLifecycleService } from './lifecycle/lifecycle-service.js';
 import { LifecycleStore } from './lifecycle/lifecycle-store.js';
@@ -22,7 +22,7 @@ import { InterviewReadStore } from './read-store.js';
 /** The Interview API's rules, the lifecycle behind the lobby pages, and the sweeper. */
 export interface Interviews {
   /** The API's writes: create, update, cancel, add interviewers. */
-  scheduler: InterviewScheduler;
+  writer: EventWriter;
   /** findVirtualInterviewEvents. */
   finder: EventFinder;
   /** What the lobby pages show and the transitions they ask for. */
@@ -48,7 +48,7 @@ export function composeInterviews(
   const reads = new InterviewReadStore(db);
   const sweeper = new InterviewSweeper(lifecycleStore, archiveAfterMs);
   return {
-    scheduler: new InterviewScheduler(
+    writer: new EventWriter(
       new EventWriteStore(db),
       deps.accounts.stores.accounts,
       lobbyTokenBox,

@@ -1,6 +1,6 @@
 import type { GatewayContext } from '../graphql/context.js';
 import type { EventFinder } from './event-finder.js';
-import type { InterviewScheduler } from './interview-scheduler.js';
+import type { EventWriter } from './event-writer.js';
 import type { Settle } from './lifecycle/settle.js';
 import type { InterviewLoaders } from './loaders.js';
 
@@ -18,6 +18,6 @@ export type InterviewContext = GatewayContext & {
 
 /** The Interview API's services; shared by all requests (they hold no per-request state). */
 export type InterviewServices = {
-  scheduler: InterviewScheduler;
+  writer: EventWriter;
   finder: EventFinder;
 };

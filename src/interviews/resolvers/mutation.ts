@@ -2,36 +2,36 @@ import { GraphQLError } from 'graphql';
 import type { MutationResolvers } from '../../../generated/graphql.js';
 import type { Principal } from '../../oauth/principal.js';
 import type { InterviewContext } from '../context.js';
-import { SchedulerGoneError, type Scheduler } from '../interview-scheduler.js';
+import { CreatorGoneError, type EventCreator } from '../event-writer.js';
 import { requireEmployer } from './employer-scope.js';
 
 export const Mutation: MutationResolvers<InterviewContext> = {
   createVirtualInterviewEvent: async (_root, { input }, context) => {
     const employerId = requireEmployer(context);
     try {
-      const event = await context.interviews.scheduler.create(
+      const event = await context.interviews.writer.create(
         employerId,
-        schedulerOf(context.principal),
+        creatorOf(context.principal),
         input,
       );
       return { event };
     } catch (error) {
-      if (!(error instanceof SchedulerGoneError)) throw error;
+      if (!(error instanceof CreatorGoneError)) throw error;
       throw new GraphQLError(`The access token is no longer valid: ${error.message}`, {
         extensions: { code: 'UNAUTHENTICATED' },
       });
     }
   },
   updateVirtualInterviewEvent: async (_root, { input }, context) => ({
-    event: await context.interviews.scheduler.update(requireEmployer(context), input),
+    event: await context.interviews.writer.update(requireEmployer(context), input),
   }),
   cancelVirtualInterviewEvent: async (_root, { input }, context) => ({
-    event: await context.interviews.scheduler.cancel(requireEmployer(context), input.id),
+    event: await context.interviews.writer.cancel(requireEmployer(context), input.id),
   }),
 };
 
 /** The creator added to every new event: the signed-in user, or the app's owner. */
-function schedulerOf(principal: Principal): Scheduler {
+function creatorOf(principal: Principal): EventCreator {
   return principal.kind === 'user'
     ? { userId: principal.userId, appId: principal.appId }
     : { userId: principal.ownerUserId, appId: principal.appId };

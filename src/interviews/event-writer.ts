@@ -21,8 +21,11 @@ import { checkLocale } from './rules/locales.js';
 import { checkSchedule } from './rules/schedule.js';
 import { optionalText, requiredText } from './rules/text.js';
 
-/** The account that schedules: the signed-in user, or the owner of an app acting for itself. */
-export interface Scheduler {
+/**
+ * Who creates an event, and becomes its first interviewer: the signed-in user, or the owner of
+ * an app acting for itself; and the app that does it.
+ */
+export interface EventCreator {
   userId: string;
   appId: string;
 }
@@ -31,10 +34,10 @@ export interface Scheduler {
  * The app, account or employer a token acts for no longer exists, though the token was
  * accepted moments ago: the caller is no longer who it was, not a caller with bad input.
  */
-export class SchedulerGoneError extends Error {
+export class CreatorGoneError extends Error {
   constructor() {
     super('the app or account this access token acts for no longer exists');
-    this.name = 'SchedulerGoneError';
+    this.name = 'CreatorGoneError';
   }
 }
 
@@ -53,12 +56,12 @@ const UPDATE_VARIANTS: readonly UpdateVariant[] = [
 ];
 
 /**
- * Creates, updates and cancels interview events with every rule of DESIGN §5. Each mutation is
- * one transaction: it applies completely or not at all. Rules about status look at the status
- * settled by the clock: an event whose end time has passed is ENDED even before the sweeper
- * stores it.
+ * The Interview API's writer: creates, updates (including adding interviewers and the
+ * interviewee) and cancels interview events with every rule of DESIGN §5. Each mutation is one
+ * transaction: it applies completely or not at all. Rules about status look at the status settled
+ * by the clock: an event whose end time has passed is ENDED even before the sweeper stores it.
  */
-export class InterviewScheduler {
+export class EventWriter {
   constructor(
     private readonly events: EventWriteStore,
     private readonly accounts: AccountStore,
@@ -70,7 +73,7 @@ export class InterviewScheduler {
 
   async create(
     employerId: string,
-    scheduler: Scheduler,
+    createdBy: EventCreator,
     input: CreateVirtualInterviewEventInput,
   ): Promise<EventRow> {
     checkSchedule(input.startTime, input.endTime);
@@ -89,8 +92,8 @@ export class InterviewScheduler {
     const interviewee = input.interviewee
       ? intervieweeFields(input.interviewee, 'input.interviewee')
       : undefined;
-    const creator = await this.accounts.findUserById(scheduler.userId);
-    if (!creator) throw new SchedulerGoneError();
+    const creator = await this.accounts.findUserById(createdBy.userId);
+    if (!creator) throw new CreatorGoneError();
     const creatorEmail = creator.email.toLowerCase();
     const invited = newInvitations(
       input.interviewers,
@@ -103,7 +106,7 @@ export class InterviewScheduler {
     const event: EventRow = {
       id: randomUUID(),
       employer_id: employerId,
-      created_by_app_id: scheduler.appId,
+      created_by_app_id: createdBy.appId,
       created_by_user_id: creator.id,
       title,
       start_at: input.startTime.epochMs,
@@ -156,7 +159,7 @@ export class InterviewScheduler {
     } catch (error) {
       // The app, account or employer the event hangs from was deleted after the token was
       // checked (a verified token may be trusted for a few seconds): nothing can refer to it.
-      if (isForeignKeyViolation(error)) throw new SchedulerGoneError();
+      if (isForeignKeyViolation(error)) throw new CreatorGoneError();
       throw error;
     }
     return event;
