@@ -5,16 +5,20 @@ import {
   attempt,
   backToPage,
   openLink,
-  type LobbyKit,
+  type LobbyServices,
   type OpenedLink,
-} from './lobby-kit.js';
+} from './lobby-guards.js';
 
 /**
  * The interviewee lobby: GET /lobby/interviewee/:token shows where they stand, and
  * POST …/check-in puts them in the lobby. A refused check-in shows the page again with the
  * reason (409); a successful one redirects back (303).
  */
-export function mountIntervieweeLobby(router: Router, kit: LobbyKit, form: RequestHandler): void {
+export function mountIntervieweeLobby(
+  router: Router,
+  services: LobbyServices,
+  form: RequestHandler,
+): void {
   const page = `${LOBBY_PATHS.interviewee}/:token`;
 
   async function show(
@@ -23,34 +27,34 @@ export function mountIntervieweeLobby(router: Router, kit: LobbyKit, form: Reque
     link: OpenedLink,
     problem?: { status: number; message: string },
   ): Promise<void> {
-    const view = await kit.lifecycle.view(link.access.eventId);
+    const view = await services.lifecycle.view(link.access.eventId);
     if (!view.interviewee || view.interviewee.id !== link.access.intervieweeId) {
-      return kit.pages.notFound(res);
+      return services.pages.notFound(res);
     }
-    kit.pages.intervieweeLobby(res, {
+    services.pages.intervieweeLobby(res, {
       view,
       path: link.path,
-      csrfToken: kit.csrf.forAnonymous(req, res),
+      csrfToken: services.csrf.forAnonymous(req, res),
       status: problem?.status,
       error: problem?.message,
     });
   }
 
   router.get(page, async (req, res) => {
-    const link = await openLink(kit, 'interviewee', req, res);
+    const link = await openLink(services, 'interviewee', req, res);
     if (link) await show(req, res, link);
   });
 
   router.post(`${page}/check-in`, form, async (req, res) => {
-    if (!acceptForm(kit, req, res)) return;
-    const link = await openLink(kit, 'interviewee', req, res);
+    if (!acceptForm(services, req, res)) return;
+    const link = await openLink(services, 'interviewee', req, res);
     if (!link) return;
     const { eventId, intervieweeId } = link.access;
-    if (!intervieweeId) return kit.pages.notFound(res);
-    const refusal = await attempt(() => kit.lifecycle.checkIn(eventId, intervieweeId));
+    if (!intervieweeId) return services.pages.notFound(res);
+    const refusal = await attempt(() => services.lifecycle.checkIn(eventId, intervieweeId));
     if (refusal) return show(req, res, link, refusal);
     res.redirect(303, link.path);
   });
 
-  backToPage(router, kit, 'interviewee', ['check-in']);
+  backToPage(router, services, 'interviewee', ['check-in']);
 }

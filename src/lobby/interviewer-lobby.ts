@@ -9,10 +9,10 @@ import {
   backToPage,
   formField,
   openLink,
-  type LobbyKit,
+  type LobbyServices,
   type OpenedLink,
   type Refusal,
-} from './lobby-kit.js';
+} from './lobby-guards.js';
 import type { DecisionDraft } from './page-models.js';
 
 const ENTER_EMAIL = 'Enter the email address your invitation was sent to.';
@@ -38,7 +38,11 @@ const STEPS = {
  * …/decision. Every form is CSRF-checked and answers 303 back to the page; a refused step shows
  * the page again with the reason (409).
  */
-export function mountInterviewerLobby(router: Router, kit: LobbyKit, form: RequestHandler): void {
+export function mountInterviewerLobby(
+  router: Router,
+  services: LobbyServices,
+  form: RequestHandler,
+): void {
   const page = `${LOBBY_PATHS.interviewer}/:token`;
   const place = (link: OpenedLink): LobbyPlace => ({
     eventId: link.access.eventId,
@@ -52,24 +56,24 @@ export function mountInterviewerLobby(router: Router, kit: LobbyKit, form: Reque
     link: OpenedLink,
     problem?: Refusal & { email?: string; draft?: DecisionDraft },
   ): Promise<void> {
-    const view = await kit.lifecycle.view(link.access.eventId);
-    const remembered = kit.identities.recall(req, place(link));
+    const view = await services.lifecycle.view(link.access.eventId);
+    const remembered = services.identities.recall(req, place(link));
     const me = view.interviewers.find((interviewer) => interviewer.id === remembered);
     const common = {
       view,
       path: link.path,
-      csrfToken: kit.csrf.forAnonymous(req, res),
+      csrfToken: services.csrf.forAnonymous(req, res),
       status: problem?.status,
       error: problem?.message,
     };
-    if (me) kit.pages.interviewerLobby(res, { ...common, me, draft: problem?.draft });
-    else kit.pages.interviewerIdentify(res, { ...common, email: problem?.email });
+    if (me) services.pages.interviewerLobby(res, { ...common, me, draft: problem?.draft });
+    else services.pages.interviewerIdentify(res, { ...common, email: problem?.email });
   }
 
   /** Opens the link of a form post, after its CSRF check; null when the answer is already sent. */
   async function openForm(req: Request, res: Response): Promise<OpenedLink | null> {
-    if (!acceptForm(kit, req, res)) return null;
-    return openLink(kit, 'interviewer', req, res);
+    if (!acceptForm(services, req, res)) return null;
+    return openLink(services, 'interviewer', req, res);
   }
 
   /** Runs a step as the remembered interviewer, then redirects back or shows the refusal. */
@@ -80,7 +84,7 @@ export function mountInterviewerLobby(router: Router, kit: LobbyKit, form: Reque
     step: (eventId: string, interviewerId: string) => Promise<void>,
     draft?: DecisionDraft,
   ): Promise<void> {
-    const interviewerId = kit.identities.recall(req, place(link));
+    const interviewerId = services.identities.recall(req, place(link));
     if (!interviewerId) return show(req, res, link, { status: 403, message: IDENTIFY_AGAIN });
     const refusal = await attempt(() => step(link.access.eventId, interviewerId));
     if (refusal) return show(req, res, link, { ...refusal, draft });
@@ -88,7 +92,7 @@ export function mountInterviewerLobby(router: Router, kit: LobbyKit, form: Reque
   }
 
   router.get(page, async (req, res) => {
-    const link = await openLink(kit, 'interviewer', req, res);
+    const link = await openLink(services, 'interviewer', req, res);
     if (link) await show(req, res, link);
   });
 
@@ -99,15 +103,15 @@ export function mountInterviewerLobby(router: Router, kit: LobbyKit, form: Reque
     if (!isValidEmail(email))
       return show(req, res, link, { status: 400, message: ENTER_EMAIL, email });
     const attemptKey = `${req.ip}|${link.access.eventId}`;
-    const blocked = await kit.identifyLimiter.isBlocked(attemptKey);
+    const blocked = await services.identifyLimiter.isBlocked(attemptKey);
     if (!blocked.allowed) return tooManyAttempts(res, link, email, blocked.retryAfterSeconds);
-    const interviewer = await kit.lifecycle.findInterviewer(link.access.eventId, email);
+    const interviewer = await services.lifecycle.findInterviewer(link.access.eventId, email);
     if (!interviewer) {
-      const counted = await kit.identifyLimiter.consume(attemptKey);
+      const counted = await services.identifyLimiter.consume(attemptKey);
       if (!counted.allowed) return tooManyAttempts(res, link, email, counted.retryAfterSeconds);
       return show(req, res, link, { status: 403, message: NOT_INVITED, email });
     }
-    kit.identities.remember(res, place(link), interviewer.id);
+    services.identities.remember(res, place(link), interviewer.id);
     res.redirect(303, link.path);
   });
 
@@ -129,7 +133,7 @@ export function mountInterviewerLobby(router: Router, kit: LobbyKit, form: Reque
   router.post(`${page}/forget`, form, async (req, res) => {
     const link = await openForm(req, res);
     if (!link) return;
-    kit.identities.forget(res, place(link));
+    services.identities.forget(res, place(link));
     res.redirect(303, link.path);
   });
 
@@ -138,7 +142,7 @@ export function mountInterviewerLobby(router: Router, kit: LobbyKit, form: Reque
       const link = await openForm(req, res);
       if (!link) return;
       await act(req, res, link, (eventId, interviewerId) =>
-        kit.lifecycle[method](eventId, interviewerId),
+        services.lifecycle[method](eventId, interviewerId),
       );
     });
   }
@@ -159,7 +163,7 @@ export function mountInterviewerLobby(router: Router, kit: LobbyKit, form: Reque
       res,
       link,
       (eventId, interviewerId) =>
-        kit.lifecycle.recordDecision(
+        services.lifecycle.recordDecision(
           eventId,
           interviewerId,
           recordId,
@@ -170,7 +174,12 @@ export function mountInterviewerLobby(router: Router, kit: LobbyKit, form: Reque
     );
   });
 
-  backToPage(router, kit, 'interviewer', ['identify', 'forget', 'decision', ...Object.keys(STEPS)]);
+  backToPage(router, services, 'interviewer', [
+    'identify',
+    'forget',
+    'decision',
+    ...Object.keys(STEPS),
+  ]);
 }
 
 function decisionValue(value: string): DecisionValue | null {

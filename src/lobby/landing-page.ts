@@ -1,12 +1,12 @@
 import type { Router } from 'express';
 import { LOBBY_PATHS } from '../interviews/lobby-links.js';
-import { openLink, type LobbyKit } from './lobby-kit.js';
+import { openLink, type LobbyServices } from './lobby-guards.js';
 
 /** GET /interviews/:token: what the event is, when, and the way into its lobbies. */
-export function mountLandingPage(router: Router, kit: LobbyKit): void {
+export function mountLandingPage(router: Router, services: LobbyServices): void {
   router.get(`${LOBBY_PATHS.landing}/:token`, async (req, res) => {
-    const link = await openLink(kit, 'landing', req, res);
+    const link = await openLink(services, 'landing', req, res);
     if (!link) return;
-    kit.pages.landing(res, await kit.lifecycle.view(link.access.eventId));
+    services.pages.landing(res, await services.lifecycle.view(link.access.eventId));
   });
 }

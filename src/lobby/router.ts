@@ -9,7 +9,7 @@ import type { InterviewerIdentities } from './interviewer-identity.js';
 import { mountInterviewerLobby } from './interviewer-lobby.js';
 import { mountLandingPage } from './landing-page.js';
 import { LobbyPages } from './lobby-pages.js';
-import type { AttemptLimiter, LobbyKit } from './lobby-kit.js';
+import type { AttemptLimiter, LobbyServices } from './lobby-guards.js';
 
 export interface LobbyDependencies {
   lifecycle: InterviewLifecycle;
@@ -31,7 +31,7 @@ const PAGE_PREFIXES = [LOBBY_PATHS.landing, LOBBY_PATHS.interviewer, LOBBY_PATHS
  */
 export function lobbyRouter(deps: LobbyDependencies): Router {
   const pages = new LobbyPages();
-  const kit: LobbyKit = {
+  const services: LobbyServices = {
     lifecycle: deps.lifecycle,
     pages,
     csrf: deps.csrf,
@@ -46,9 +46,9 @@ export function lobbyRouter(deps: LobbyDependencies): Router {
 
   const router = Router();
   router.use(PAGE_PREFIXES, privateAnswers);
-  mountLandingPage(router, kit);
-  mountIntervieweeLobby(router, kit, form);
-  mountInterviewerLobby(router, kit, form);
+  mountLandingPage(router, services);
+  mountIntervieweeLobby(router, services, form);
+  mountInterviewerLobby(router, services, form);
   router.use(PAGE_PREFIXES, (_req, res) => pages.notFound(res));
   router.use(PAGE_PREFIXES, lobbyErrorPages(pages));
   return router;

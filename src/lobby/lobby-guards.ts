@@ -1,3 +1,9 @@
+/**
+ * What the lobby pages guard every request with (the capability link opened on its own page,
+ * the form's CSRF token), the lifecycle step that turns a refusal into a message, and the
+ * services every interview page handler shares.
+ */
+
 import type { RateLimiter } from '../security/rate-limiter.js';
 import type { Request, Response, Router } from 'express';
 import type { LobbyRole } from '../interviews/vocabulary.js';
@@ -13,7 +19,7 @@ import type { InterviewerIdentities } from './interviewer-identity.js';
 import type { LobbyPages } from './lobby-pages.js';
 
 /** The services every interview page handler shares. */
-export interface LobbyKit {
+export interface LobbyServices {
   lifecycle: InterviewLifecycle;
   pages: LobbyPages;
   csrf: CsrfTokens;
@@ -41,24 +47,24 @@ const TOKEN_SHAPE = /^[A-Za-z0-9_-]{16,128}$/;
  * of token answers the one not-found page and returns null.
  */
 export async function openLink(
-  kit: LobbyKit,
+  services: LobbyServices,
   role: LobbyRole,
   req: Request,
   res: Response,
 ): Promise<OpenedLink | null> {
   const token = (req.params as Record<string, string | undefined>).token ?? '';
-  const access = TOKEN_SHAPE.test(token) ? await kit.lifecycle.access(role, token) : null;
+  const access = TOKEN_SHAPE.test(token) ? await services.lifecycle.access(role, token) : null;
   if (!access || access.role !== role) {
-    kit.pages.notFound(res);
+    services.pages.notFound(res);
     return null;
   }
   return { access, token, path: `${LOBBY_PATHS[role]}/${token}` };
 }
 
 /** Checks the form's CSRF token; when it fails, answers 403 and returns false. */
-export function acceptForm(kit: LobbyKit, req: Request, res: Response): boolean {
-  if (kit.csrf.verifyAnonymous(req, formField(req, CSRF_FIELD))) return true;
-  kit.pages.message(res, 403, {
+export function acceptForm(services: LobbyServices, req: Request, res: Response): boolean {
+  if (services.csrf.verifyAnonymous(req, formField(req, CSRF_FIELD))) return true;
+  services.pages.message(res, 403, {
     title: 'This form has expired',
     message:
       'For your security the form was not accepted: it has expired or was not sent from this ' +
@@ -103,10 +109,15 @@ export function formField(req: Request, name: string): string {
  * A page shown again after a refused form has the form's address in the address bar; opening
  * that address later (a bookmark, the history) leads back to the page itself.
  */
-export function backToPage(router: Router, kit: LobbyKit, role: LobbyRole, steps: string[]): void {
+export function backToPage(
+  router: Router,
+  services: LobbyServices,
+  role: LobbyRole,
+  steps: string[],
+): void {
   for (const step of steps) {
     router.get(`${LOBBY_PATHS[role]}/:token/${step}`, async (req, res) => {
-      const link = await openLink(kit, role, req, res);
+      const link = await openLink(services, role, req, res);
       if (link) res.redirect(303, link.path);
     });
   }
