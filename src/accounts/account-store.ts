@@ -1,4 +1,5 @@
-import type { EmployerRow, MembershipRole, MembershipRow, UserRow } from '../db/rows.js';
+import type { EmployerRow, MembershipRow, UserRow } from '../db/rows.js';
+import type { MembershipRole } from './vocabulary.js';
 import { Store } from '../db/store.js';
 
 export interface EmployerMembership {

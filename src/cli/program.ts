@@ -1,4 +1,5 @@
 import { Command, CommanderError, Option } from 'commander';
+import { MEMBERSHIP_ROLES } from '../accounts/vocabulary.js';
 import { DomainError } from '../errors.js';
 import { createDemoAccount, describeDemo } from './demo.js';
 import { KEY_GRACE_PERIOD_MS, type KeyStatus } from '../oauth/signing-keys/signing-keys.js';
@@ -61,7 +62,7 @@ export function buildProgram(io: CliIo, services: () => Promise<CliServices>): C
     .requiredOption('--employer <id>', 'employer id')
     .requiredOption('--email <email>', 'email of the user to add')
     .addOption(
-      new Option('--role <role>', 'membership role').choices(['admin', 'member']).default('member'),
+      new Option('--role <role>', 'membership role').choices(MEMBERSHIP_ROLES).default('member'),
     )
     .action(async (options: { employer: string; email: string; role: 'admin' | 'member' }) => {
       const result = await (

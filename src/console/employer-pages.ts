@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import type { EmployerWithMembers } from '../accounts/account-service.js';
 import type { EmployerMembership } from '../accounts/account-store.js';
-import type { MembershipRole } from '../db/rows.js';
+import type { MembershipRole } from '../accounts/vocabulary.js';
 import { problemContext, renderConsolePage, type FormProblem, type Viewer } from './pages.js';
 import { CONSOLE_PATHS, employerPaths } from './paths.js';
 

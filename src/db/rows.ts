@@ -1,11 +1,14 @@
 /**
  * Row types of every table, exactly as the data layer reads them back on both SQLite and
  * PostgreSQL. Instants are epoch milliseconds (BIGINT); booleans are normalised by the stores.
- * GraphQL resolvers receive these rows through codegen mappers (see codegen.ts). The interview
- * domain's vocabularies (statuses, decisions, media types, lobby roles) are its own, in
- * `src/interviews/vocabulary.ts`.
+ * GraphQL resolvers receive these rows through codegen mappers (see codegen.ts). Domain
+ * vocabularies are their domains' own: `src/interviews/vocabulary.ts` (statuses, decisions, media
+ * types, lobby roles), `src/accounts/vocabulary.ts` (membership roles, client types) and
+ * `src/oauth/signing-keys/algorithms.ts`.
  */
 
+import type { ClientType, MembershipRole } from '../accounts/vocabulary.js';
+import type { SigningAlg } from '../oauth/signing-keys/algorithms.js';
 import type {
   DecisionValue,
   EventStatus,
@@ -34,16 +37,12 @@ export interface EmployerRow {
   created_at: EpochMs;
 }
 
-export type MembershipRole = 'admin' | 'member';
-
 export interface MembershipRow {
   user_id: string;
   employer_id: string;
   role: MembershipRole;
   created_at: EpochMs;
 }
-
-export type ClientType = 'confidential' | 'public';
 
 export interface AppRow {
   id: string;
@@ -130,8 +129,6 @@ export interface ConsentRow {
   scope_set: string;
   granted_at: EpochMs;
 }
-
-export type SigningAlg = 'ES256' | 'RS256';
 
 export interface SigningKeyRow {
   kid: string;

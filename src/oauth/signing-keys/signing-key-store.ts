@@ -1,4 +1,5 @@
-import type { SigningAlg, SigningKeyRow } from '../../db/rows.js';
+import type { SigningKeyRow } from '../../db/rows.js';
+import type { SigningAlg } from './algorithms.js';
 import { Store } from '../../db/store.js';
 
 /** SQL for the signing keys table. */

@@ -10,12 +10,10 @@ import {
 } from 'jose';
 import type { Logger } from 'pino';
 import type { Clock } from '../../clock.js';
-import type { SigningAlg, SigningKeyRow } from '../../db/rows.js';
+import type { SigningKeyRow } from '../../db/rows.js';
+import { SIGNING_ALGS, type SigningAlg } from './algorithms.js';
 import type { SecretBox } from '../../security/secret-box.js';
 import type { SigningKeyStore } from './signing-key-store.js';
-
-/** Access tokens are ES256 (as the hosted platform's are); ID tokens are RS256. */
-export const SIGNING_ALGS: readonly SigningAlg[] = ['ES256', 'RS256'];
 
 /**
  * How long a superseded key keeps verifying and stays in the JWKS: the longest lifetime of a
