@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { AuditLog } from './audit/audit-log.js';
+import { AuditStore } from './audit/audit-store.js';
 import type { Clock } from './clock.js';
 import type { Config, RateLimit } from './config.js';
 import type { Database } from './db/database.js';
@@ -73,7 +74,7 @@ export function createSharedDependencies(input: {
       clientSecrets: box('clientSecrets'),
       secretReveals: box('secretReveals'),
     },
-    audit: new AuditLog(db, clock, logger),
+    audit: new AuditLog(new AuditStore(db), clock, logger),
   };
 }
 

@@ -1,10 +1,9 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
-import type { Database } from '../db/database.js';
 import type { AuditEventRow } from '../db/rows.js';
 import type { Transaction } from '../db/transactions.js';
 import { currentRequestId } from '../logging.js';
-import { AuditStore } from './audit-store.js';
+import type { AuditStore } from './audit-store.js';
 
 export type AuditEventType =
   | 'sign_in.succeeded'
@@ -35,15 +34,11 @@ export interface AuditEntry {
 
 /** Append-only record of security-relevant events, in the audit_events table. */
 export class AuditLog {
-  private readonly store: AuditStore;
-
   constructor(
-    db: Database,
+    private readonly store: AuditStore,
     private readonly clock: Clock,
     private readonly logger: Logger,
-  ) {
-    this.store = new AuditStore(db);
-  }
+  ) {}
 
   /** Appends an entry; given a transaction, the entry commits (or rolls back) with it. */
   async record(entry: AuditEntry, tx?: Transaction): Promise<void> {

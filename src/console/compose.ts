@@ -5,6 +5,7 @@ import type { Sessions } from '../sessions/compose.js';
 import { createRateLimiter, type SharedDependencies } from '../shared-dependencies.js';
 import { consoleRouter } from './router.js';
 import { SecretFlash } from './secret-flash.js';
+import { SecretRevealStore } from './secret-reveal-store.js';
 
 /** The partner console under /console, on AUTH_URL. */
 export interface Console {
@@ -24,7 +25,11 @@ export function composeConsole(
     sessions: sessions.sessions,
     csrf: sessions.csrf,
     signIn: sessions.signIn,
-    flash: new SecretFlash(shared.db, shared.boxes.secretReveals, shared.clock),
+    flash: new SecretFlash(
+      new SecretRevealStore(shared.db),
+      shared.boxes.secretReveals,
+      shared.clock,
+    ),
     revealLimiter: createRateLimiter(shared, 'secret-reveal', config.rateLimits.signIn),
     signUpLimiter: createRateLimiter(shared, 'console-sign-up', config.rateLimits.signIn),
     forgetVerifiedTokens: () => oauth.verifier.forgetAll(),

@@ -1,7 +1,6 @@
 import type { Clock } from '../clock.js';
-import type { Database } from '../db/database.js';
 import type { SecretBox } from '../security/secret-box.js';
-import { SecretRevealStore } from './secret-reveal-store.js';
+import type { SecretRevealStore } from './secret-reveal-store.js';
 
 /** How long a new secret waits for its one display. */
 export const SECRET_FLASH_TTL_MS = 5 * 60 * 1000;
@@ -12,16 +11,12 @@ export const SECRET_FLASH_TTL_MS = 5 * 60 * 1000;
  * app, so any process can serve that page; it is handed out once and expires after minutes.
  */
 export class SecretFlash {
-  private readonly store: SecretRevealStore;
-
   constructor(
-    db: Database,
+    private readonly store: SecretRevealStore,
     private readonly box: SecretBox,
     private readonly clock: Clock,
     private readonly ttlMs = SECRET_FLASH_TTL_MS,
-  ) {
-    this.store = new SecretRevealStore(db);
-  }
+  ) {}
 
   async put(sessionIdHash: string, clientId: string, secret: string): Promise<void> {
     const now = this.clock.now();

@@ -1,9 +1,8 @@
 import type { Clock } from '../clock.js';
-import type { Database } from '../db/database.js';
 import type { AuthorizationCodeRow } from '../db/rows.js';
 import type { Transaction } from '../db/transactions.js';
 import { randomToken, sha256Hex } from '../security/random.js';
-import { AuthorizationCodeStore, type ConsumedCode } from './authorization-code-store.js';
+import type { AuthorizationCodeStore, ConsumedCode } from './authorization-code-store.js';
 
 export type { ConsumedCode } from './authorization-code-store.js';
 
@@ -17,14 +16,10 @@ export type CodeGrant = Omit<
 
 /** Authorization codes, stored only as SHA-256 digests and consumable exactly once. */
 export class AuthorizationCodes {
-  private readonly store: AuthorizationCodeStore;
-
   constructor(
-    db: Database,
+    private readonly store: AuthorizationCodeStore,
     private readonly clock: Clock,
-  ) {
-    this.store = new AuthorizationCodeStore(db);
-  }
+  ) {}
 
   /** Stores a new code for the grant and returns the code itself (shown once, in the redirect). */
   async issue(grant: CodeGrant): Promise<string> {

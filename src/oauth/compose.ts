@@ -4,6 +4,7 @@ import type { Sessions } from '../sessions/compose.js';
 import { createRateLimiter, type SharedDependencies } from '../shared-dependencies.js';
 import { AccountInfoService } from './account-info/account-info-service.js';
 import { accountInfoRouter } from './account-info/router.js';
+import { AuthorizationCodeStore } from './authorization-code-store.js';
 import { AuthorizationCodes } from './authorization-codes.js';
 import { AuthorizationFlow } from './authorize/authorization-flow.js';
 import { ConsentStore } from './authorize/consent-store.js';
@@ -63,7 +64,7 @@ export function composeOAuth(
     config.signingKeyActivationDelayMs,
   );
   const tokens = new TokenStore(db);
-  const codes = new AuthorizationCodes(db, clock);
+  const codes = new AuthorizationCodes(new AuthorizationCodeStore(db), clock);
   const verifier = new AccessTokenVerifier(
     signingKeys,
     tokens,

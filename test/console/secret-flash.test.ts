@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { ManualClock } from '../../src/clock.js';
 import { SecretFlash } from '../../src/console/secret-flash.js';
+import { SecretRevealStore } from '../../src/console/secret-reveal-store.js';
 import { openDatabase } from '../../src/db/database.js';
 import { SecretBox } from '../../src/security/secret-box.js';
 import { describeEachDialect } from '../support/databases.js';
@@ -29,7 +30,11 @@ describeEachDialect('one-time secret display', (database) => {
 
   it('hands a secret out once, from any process, and stores it sealed', async () => {
     const { db, config } = database();
-    await new SecretFlash(db, box, clock).put(sessionIdHash, 'client-a', 'the-secret');
+    await new SecretFlash(new SecretRevealStore(db), box, clock).put(
+      sessionIdHash,
+      'client-a',
+      'the-secret',
+    );
     const [row] = await db('secret_reveals');
     assert.ok(!JSON.stringify(row).includes('the-secret'), 'sealed at rest');
 
@@ -37,18 +42,24 @@ describeEachDialect('one-time secret display', (database) => {
     const other = openDatabase(config, silentLogger);
     try {
       assert.equal(
-        await new SecretFlash(other, box, clock).take(sessionIdHash, 'client-a'),
+        await new SecretFlash(new SecretRevealStore(other), box, clock).take(
+          sessionIdHash,
+          'client-a',
+        ),
         'the-secret',
       );
     } finally {
       await other.destroy();
     }
-    assert.equal(await new SecretFlash(db, box, clock).take(sessionIdHash, 'client-a'), undefined);
+    assert.equal(
+      await new SecretFlash(new SecretRevealStore(db), box, clock).take(sessionIdHash, 'client-a'),
+      undefined,
+    );
   });
 
   it('forgets a secret after five minutes', async () => {
     const { db } = database();
-    const flash = new SecretFlash(db, box, clock);
+    const flash = new SecretFlash(new SecretRevealStore(db), box, clock);
     await flash.put(sessionIdHash, 'client-b', 'later');
     clock.advance(5 * 60 * 1000);
     assert.equal(await flash.take(sessionIdHash, 'client-b'), undefined);

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { AuditLog } from '../../src/audit/audit-log.js';
+import { AuditStore } from '../../src/audit/audit-store.js';
 import { systemClock } from '../../src/clock.js';
 import type { Database } from '../../src/db/database.js';
 import type { AppRow } from '../../src/db/rows.js';
@@ -94,7 +95,7 @@ describeEachDialect('reliability: revocation of a token family is all or nothing
     const revocation = new TokenRevocation(
       new TokenStore(db),
       { forgetAll() {} } as unknown as AccessTokenVerifier,
-      new AuditLog(db, systemClock, silentLogger),
+      new AuditLog(new AuditStore(db), systemClock, silentLogger),
       systemClock,
     );
     const revoke = () => settle(revocation.revoke(client, current, 'refresh_token'));

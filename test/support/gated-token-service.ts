@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { AccountStore } from '../../src/accounts/account-store.js';
 import { AuditLog } from '../../src/audit/audit-log.js';
+import { AuditStore } from '../../src/audit/audit-store.js';
 import { systemClock } from '../../src/clock.js';
 import type { Database } from '../../src/db/database.js';
 import type { AppRow } from '../../src/db/rows.js';
 import type { Transaction } from '../../src/db/transactions.js';
+import { AuthorizationCodeStore } from '../../src/oauth/authorization-code-store.js';
 import { AuthorizationCodes } from '../../src/oauth/authorization-codes.js';
 import {
   authorizationCodeGrant,
@@ -81,11 +83,11 @@ export function gatedTokenService(db: Database, gates: TokenServiceGates): Gated
   };
   const issuer = new TokenIssuer({
     tokens: new GatedTokenStore(db, gates.beforeCommit),
-    codes: new AuthorizationCodes(db, systemClock),
+    codes: new AuthorizationCodes(new AuthorizationCodeStore(db), systemClock),
     signer: signer as unknown as TokenSigner,
     verifier: { forgetAll() {} } as unknown as AccessTokenVerifier,
     accounts: new AccountStore(db),
-    audit: new AuditLog(db, systemClock, silentLogger),
+    audit: new AuditLog(new AuditStore(db), systemClock, silentLogger),
     clock: systemClock,
   });
   return {

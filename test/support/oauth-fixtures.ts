@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Clock } from '../../src/clock.js';
 import type { Database } from '../../src/db/database.js';
+import { AuthorizationCodeStore } from '../../src/oauth/authorization-code-store.js';
 import { AuthorizationCodes, type CodeGrant } from '../../src/oauth/authorization-codes.js';
 import { assertResponseMatches } from './openapi-contract.js';
 import { testAccounts } from './compose.js';
@@ -51,7 +52,7 @@ export function issueCode(
   clock: Clock,
   grant: Partial<CodeGrant> & Pick<CodeGrant, 'app_id' | 'user_id'>,
 ) {
-  return new AuthorizationCodes(db, clock).issue({
+  return new AuthorizationCodes(new AuthorizationCodeStore(db), clock).issue({
     redirect_uri: REDIRECT_URI,
     scope: 'email employer_access offline_access openid',
     code_challenge: null,
