@@ -113,12 +113,7 @@ export class TokenIssuer {
     scope: string,
     employer: string | undefined,
   ): Promise<string | null> {
-    if (employer === undefined) return null;
-    requireEmployerAccess(scope);
-    if (!(await this.deps.accounts.findMembership(client.owner_user_id, employer))) {
-      throw invalidEmployer();
-    }
-    return employer;
+    return this.employerForUser(client.owner_user_id, scope, employer);
   }
 
   /** Signs an access token acting for `user`; the caller stores its record. */
