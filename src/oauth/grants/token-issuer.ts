@@ -117,34 +117,13 @@ export class TokenIssuer {
   }
 
   /** Signs an access token acting for `user`; the caller stores its record. */
-  async signUserAccessToken(
+  signUserAccessToken(
     client: AppRow,
     user: UserRow,
     scope: string,
     employerId: string | null,
   ): Promise<SignedAccessToken> {
-    const signed = await this.deps.signer.accessToken({
-      sub: `user:${user.id}`,
-      azp: client.client_id,
-      scope,
-      app_account: client.owner_user_id,
-      ...(employerId && { emp: employerId }),
-    });
-    return {
-      token: signed.token,
-      record: {
-        jti: signed.jti,
-        app_id: client.id,
-        user_id: user.id,
-        employer_id: employerId,
-        scope,
-        auth_code_hash: null,
-        refresh_family_id: null,
-        issued_at: signed.issuedAt,
-        expires_at: signed.expiresAt,
-        revoked_at: null,
-      },
-    };
+    return this.signAccessToken(client, user.id, scope, employerId);
   }
 
   /**
@@ -156,18 +135,36 @@ export class TokenIssuer {
     scope: string,
     employerId: string | null,
   ): Promise<IssuedTokens> {
+    const signed = await this.signAccessToken(client, null, scope, employerId);
+    await this.storing(() => this.deps.tokens.insertAccessToken(signed.record));
+    return {
+      access_token: signed.token,
+      token_type: 'Bearer',
+      expires_in: ACCESS_TOKEN_TTL_SECONDS,
+      scope,
+    };
+  }
+
+  /** An access token for a user (`sub` is `user:<id>`) or for the app itself, and its record. */
+  private async signAccessToken(
+    client: AppRow,
+    userId: string | null,
+    scope: string,
+    employerId: string | null,
+  ): Promise<SignedAccessToken> {
     const signed = await this.deps.signer.accessToken({
-      sub: `app:${client.client_id}`,
+      sub: userId === null ? `app:${client.client_id}` : `user:${userId}`,
       azp: client.client_id,
       scope,
       app_account: client.owner_user_id,
       ...(employerId && { emp: employerId }),
     });
-    await this.storing(() =>
-      this.deps.tokens.insertAccessToken({
+    return {
+      token: signed.token,
+      record: {
         jti: signed.jti,
         app_id: client.id,
-        user_id: null,
+        user_id: userId,
         employer_id: employerId,
         scope,
         auth_code_hash: null,
@@ -175,13 +172,7 @@ export class TokenIssuer {
         issued_at: signed.issuedAt,
         expires_at: signed.expiresAt,
         revoked_at: null,
-      }),
-    );
-    return {
-      access_token: signed.token,
-      token_type: 'Bearer',
-      expires_in: ACCESS_TOKEN_TTL_SECONDS,
-      scope,
+      },
     };
   }
 
