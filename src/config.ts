@@ -113,6 +113,7 @@ const environmentSchema = z.object({
     .optional(),
   SQLITE_PATH: z.string().min(1).default('./data/service.sqlite'),
   SQLITE_SYNCHRONOUS: z.enum(['NORMAL', 'FULL']).default('NORMAL'),
+  SQLITE_READ_CONNECTIONS: nonNegativeInt.max(64).default(4),
   DATABASE_SCHEMA: z
     .string()
     .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier')
@@ -144,6 +145,8 @@ export type DatabaseConfig =
       filename: string;
       /** `NORMAL` (default) survives a killed process; `FULL` also an OS crash or power loss. */
       synchronous?: 'NORMAL' | 'FULL';
+      /** Read-only connections beside the writer for reads outside transactions; 0: none. */
+      readConnections?: number;
     }
   | { client: 'postgres'; connectionString: string; poolMax: number; searchPath?: string };
 
@@ -227,7 +230,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           poolMax: e.DATABASE_POOL_MAX,
           searchPath: e.DATABASE_SCHEMA,
         }
-      : { client: 'sqlite', filename: e.SQLITE_PATH, synchronous: e.SQLITE_SYNCHRONOUS },
+      : {
+          client: 'sqlite',
+          filename: e.SQLITE_PATH,
+          synchronous: e.SQLITE_SYNCHRONOUS,
+          readConnections: e.SQLITE_READ_CONNECTIONS,
+        },
     keyEncryptionSecret: e.KEY_ENCRYPTION_SECRET,
     logLevel: e.LOG_LEVEL,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,

@@ -39,7 +39,9 @@ export function createLogger(level: string, destination?: pino.DestinationStream
         return scope ? { requestId: scope.requestId } : {};
       },
     },
-    destination,
+    // Without a destination, lines go to stdout asynchronously: a request never waits for the
+    // terminal or the log collector, and pino flushes what is buffered when the process exits.
+    destination ?? pino.destination({ dest: 1, sync: false }),
   );
 }
 

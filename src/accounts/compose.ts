@@ -1,8 +1,10 @@
+import { ChangeEpochStore } from '../db/change-epochs.js';
 import type { SharedDependencies } from '../shared-dependencies.js';
 import { AccountService } from './account-service.js';
 import { AccountStore } from './account-store.js';
 import { AppService } from './app-service.js';
 import { AppStore } from './app-store.js';
+import { CredentialCache } from './credential-cache.js';
 
 /** Users, employers and partner apps, as the rest of the service may use them. */
 export interface Accounts {
@@ -15,6 +17,8 @@ export interface Accounts {
    * their own rules (the token endpoint, sign-in, the Interview API). Never for a router.
    */
   stores: { accounts: AccountStore; apps: AppStore };
+  /** Apps and memberships in memory, for the token endpoint's group-committed writes. */
+  credentials: CredentialCache;
 }
 
 /**
@@ -38,5 +42,6 @@ export function composeAccounts(
       options.grantTypes,
     ),
     stores,
+    credentials: new CredentialCache(stores, () => new ChangeEpochStore(shared.db).accounts()),
   };
 }

@@ -42,7 +42,13 @@ export class AuditLog {
 
   /** Appends an entry; given a transaction, the entry commits (or rolls back) with it. */
   async record(entry: AuditEntry, tx?: Transaction): Promise<void> {
-    await (tx ? this.store.on(tx) : this.store).insert({
+    await (tx ? this.store.on(tx) : this.store).insert(this.row(entry));
+    this.announce(entry);
+  }
+
+  /** The row that records `entry`, for a caller that stores it with its own writes. */
+  row(entry: AuditEntry): Omit<AuditEventRow, 'id'> {
+    return {
       occurred_at: this.clock.now(),
       type: entry.type,
       actor_user_id: entry.actorUserId ?? null,
@@ -51,7 +57,11 @@ export class AuditLog {
       request_id: currentRequestId() ?? null,
       ip: entry.ip ?? null,
       details: entry.details ? JSON.stringify(entry.details) : null,
-    });
+    };
+  }
+
+  /** Logs that `entry` was stored. */
+  announce(entry: AuditEntry): void {
     this.logger.info(
       { audit: entry.type, appId: entry.appId, userId: entry.actorUserId },
       'audit event',

@@ -60,6 +60,7 @@ async function run<T>(db: Executor, kind: Kind, work: (tx: Transaction) => Promi
   }, config);
 }
 
-function isTransaction(db: Executor): db is Transaction {
+/** True when `db` is a transaction rather than the database. */
+export function isTransaction(db: Executor): db is Transaction {
   return (db as { isTransaction?: boolean }).isTransaction === true;
 }

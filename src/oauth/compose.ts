@@ -82,12 +82,13 @@ export function composeOAuth(
       signer: new TokenSigner(signingKeys, clock, config.authUrl, config.apiUrl),
       verifier,
       accounts: accounts.stores.accounts,
+      credentials: accounts.credentials,
       audit,
       clock,
     }),
     revocation: new TokenRevocation(tokens, verifier, audit, clock),
     introspection: new TokenIntrospection(tokens, verifier, clock, config.authUrl),
-    clients: new ClientAuthenticator(accounts.stores.apps),
+    clients: new ClientAuthenticator(accounts.stores.apps, accounts.credentials),
     limiter: createRateLimiter(shared, 'token', config.rateLimits.token),
   };
   const accountInfo = new AccountInfoService(accounts.stores.accounts);

@@ -14,13 +14,17 @@ const TABLE = 'rate_limit_windows';
  * across every process that shares the database, on SQLite and PostgreSQL alike.
  */
 export class RateLimitStore extends Store {
-  async hit(key: string, now: number, windowMs: number): Promise<RateLimitWindow> {
+  /** Counts `count` attempts against `key`; the window as it stands after them. */
+  async hit(key: string, now: number, windowMs: number, count = 1): Promise<RateLimitWindow> {
     const ended = `${TABLE}.resets_at <= ?`;
     const rows: Array<Pick<RateLimitWindowRow, 'hits' | 'resets_at'>> = await this.db(TABLE)
-      .insert({ key, hits: 1, resets_at: now + windowMs })
+      .insert({ key, hits: count, resets_at: now + windowMs })
       .onConflict('key')
       .merge({
-        hits: this.db.raw(`case when ${ended} then 1 else ${TABLE}.hits + 1 end`, [now]),
+        hits: this.db.raw(
+          `case when ${ended} then excluded.hits else ${TABLE}.hits + excluded.hits end`,
+          [now],
+        ),
         resets_at: this.db.raw(
           `case when ${ended} then excluded.resets_at else ${TABLE}.resets_at end`,
           [now],

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../clock.js';
 import type { RateLimit } from '../config.js';
+import { CoalescedHits } from './coalesced-hits.js';
 import type { RateLimitStore } from './rate-limit-store.js';
 
 export type RateLimitDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
@@ -15,6 +16,7 @@ const PURGE_EVERY = 1000;
  */
 export class RateLimiter {
   private readonly windowMs: number;
+  private readonly hits: CoalescedHits;
   private counts = 0;
 
   constructor(
@@ -24,12 +26,13 @@ export class RateLimiter {
     private readonly clock: Clock,
   ) {
     this.windowMs = limit.windowSeconds * 1000;
+    this.hits = new CoalescedHits(store, this.windowMs, clock);
   }
 
   /** Counts one attempt against `key` and says whether it is still within the limit. */
   async consume(key: string): Promise<RateLimitDecision> {
     const now = this.clock.now();
-    const window = await this.store.hit(this.storedKey(key), now, this.windowMs);
+    const window = await this.hits.hit(this.storedKey(key));
     if (++this.counts % PURGE_EVERY === 0) await this.store.purgeEnded(now);
     return window.hits > this.limit.max ? this.refusal(window.resetsAt, now) : { allowed: true };
   }

@@ -28,6 +28,7 @@ const TABLES = [
   'interview_outcomes',
   'lobby_tokens',
   'secret_reveals',
+  'change_epochs',
 ];
 
 async function existingTables(db: Database): Promise<string[]> {
@@ -54,6 +55,7 @@ describeEachDialect(
         '0007_client_secret_sealed',
         '0008_rate_limit_windows',
         '0009_signing_key_activation',
+        '0011_change_epochs',
       ]);
       assert.deepEqual(await existingTables(db), TABLES);
       assert.deepEqual(await pendingMigrations(db), []);
@@ -61,6 +63,7 @@ describeEachDialect(
 
       const reverted = await rollbackAll(db);
       assert.deepEqual(reverted, [
+        '0011_change_epochs',
         '0009_signing_key_activation',
         '0008_rate_limit_windows',
         '0007_client_secret_sealed',

@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { AccountStore } from '../../src/accounts/account-store.js';
+import { AppStore } from '../../src/accounts/app-store.js';
+import { CredentialCache } from '../../src/accounts/credential-cache.js';
 import { AuditLog } from '../../src/audit/audit-log.js';
 import { AuditStore } from '../../src/audit/audit-store.js';
 import { systemClock } from '../../src/clock.js';
+import { ChangeEpochStore } from '../../src/db/change-epochs.js';
 import type { Database } from '../../src/db/database.js';
 import type { AppRow } from '../../src/db/rows.js';
 import type { Transaction } from '../../src/db/transactions.js';
@@ -87,6 +90,10 @@ export function gatedTokenService(db: Database, gates: TokenServiceGates): Gated
     signer: signer as unknown as TokenSigner,
     verifier: { forgetAll() {} } as unknown as AccessTokenVerifier,
     accounts: new AccountStore(db),
+    credentials: new CredentialCache(
+      { apps: new AppStore(db), accounts: new AccountStore(db) },
+      () => new ChangeEpochStore(db).accounts(),
+    ),
     audit: new AuditLog(new AuditStore(db), systemClock, silentLogger),
     clock: systemClock,
   });

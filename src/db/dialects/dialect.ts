@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { DatabaseConfig } from '../../config.js';
+import type { EpochTriggers } from './epoch-triggers.js';
 
 /**
  * Everything that differs between the database engines the service runs on, and the only place
@@ -62,6 +63,9 @@ export interface Dialect {
 
   /** The error is this engine's report of a violated FOREIGN KEY constraint. */
   isForeignKeyViolation(error: unknown): boolean;
+
+  /** Triggers that move change epoch `epoch` on every update or delete of `tables`. */
+  epochTriggers(tables: string[], epoch: string): EpochTriggers;
 }
 
 /** The `code` and `message` of a driver error, whatever its shape. */

@@ -2,6 +2,7 @@ import Client_SQLite3 from 'knex/lib/dialects/sqlite3/index.js';
 import Transaction_Sqlite from 'knex/lib/dialects/sqlite3/execution/sqlite-transaction.js';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
+import { SqliteReaders } from './sqlite-readers.js';
 
 /**
  * The knex client for the embedded SQLite database, and with it the one way a transaction runs
@@ -20,7 +21,10 @@ import type { Logger } from 'pino';
  *   back to the pool; if even that fails, the connection is discarded and the pool opens a
  *   fresh one.
  */
-export function sqliteClientClass(logger: Logger): typeof Client_SQLite3 {
+export function sqliteClientClass(
+  logger: Logger,
+  readers: { size: number; busyTimeoutMs: number },
+): typeof Client_SQLite3 {
   class WriterTransaction extends Transaction_Sqlite {
     override async begin(connection: unknown): Promise<void> {
       const begin = this.readOnly ? 'BEGIN DEFERRED;' : 'BEGIN IMMEDIATE;';
@@ -66,6 +70,40 @@ export function sqliteClientClass(logger: Logger): typeof Client_SQLite3 {
   }
 
   return class WriterClient extends Client_SQLite3 {
+    // One slot per client, shared by the clients knex derives from it: the migrator's clone
+    // copies plain-object properties (lodash merge) but shares class instances like this one.
+    private readonly readerPool = new ReaderSlot();
+
+    // Plain reads outside a transaction go to the reader connections (sqlite-readers.ts);
+    // everything else, transactions' reads included, runs on the one writer connection.
+    override runner(builder: unknown): unknown {
+      const transacting = (this as { transacting?: boolean }).transacting;
+      // Absent on a transaction's client, which knex builds from the prototype.
+      const holder = this.readerPool as ReaderSlot | undefined;
+      if (
+        holder &&
+        readers.size > 0 &&
+        !holder.closed &&
+        SqliteReaders.accepts(builder, transacting)
+      ) {
+        holder.readers ??= new SqliteReaders(this as never, readers.size, readers.busyTimeoutMs);
+        holder.view ??= holder.readers.clientView(this as unknown as Knex.Client);
+        return super.runner.call(holder.view, builder);
+      }
+      return super.runner(builder);
+    }
+
+    override async destroy(callback?: unknown): Promise<unknown> {
+      const holder = this.readerPool as ReaderSlot | undefined;
+      if (holder) {
+        holder.closed = true;
+        await holder.readers?.destroy();
+        holder.readers = undefined;
+        holder.view = undefined;
+      }
+      return super.destroy(callback);
+    }
+
     override transaction(container: unknown, config: unknown, outerTx?: unknown): Knex.Transaction {
       return new WriterTransaction(this, container, config, outerTx) as unknown as Knex.Transaction;
     }
@@ -74,6 +112,12 @@ export function sqliteClientClass(logger: Logger): typeof Client_SQLite3 {
       return Promise.resolve(!(connection as Disposable).__knex__disposed);
     }
   };
+}
+
+class ReaderSlot {
+  readers?: SqliteReaders;
+  view?: Knex.Client;
+  closed?: true;
 }
 
 interface Disposable {

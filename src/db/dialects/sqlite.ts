@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { DatabaseConfig } from '../../config.js';
 import { driverError, type Dialect } from './dialect.js';
+import { sqliteEpochTriggers } from './epoch-triggers.js';
 import { sqliteClientClass } from './sqlite-client.js';
 
 type SqliteConfig = Extract<DatabaseConfig, { client: 'sqlite' }>;
@@ -25,10 +26,13 @@ export const sqlite: Dialect = {
   knexDialect: 'sqlite3',
 
   knexConfig(config, logger) {
-    const { filename, synchronous } = sqliteConfig(config);
-    if (filename !== ':memory:') mkdirSync(dirname(filename), { recursive: true });
+    const { filename, synchronous, readConnections } = sqliteConfig(config);
+    const inMemory = filename === ':memory:';
+    if (!inMemory) mkdirSync(dirname(filename), { recursive: true });
+    // Another connection to ':memory:' would open another, empty database.
+    const readers = { size: inMemory ? 0 : (readConnections ?? 0), busyTimeoutMs: BUSY_TIMEOUT_MS };
     return {
-      client: sqliteClientClass(logger),
+      client: sqliteClientClass(logger, readers),
       connection: { filename },
       useNullAsDefault: true,
       pool: {
@@ -71,6 +75,7 @@ export const sqlite: Dialect = {
     const { code, message } = driverError(error);
     return code === 'SQLITE_CONSTRAINT' && message.includes('FOREIGN KEY');
   },
+  epochTriggers: sqliteEpochTriggers,
 };
 
 function sqliteConfig(config: DatabaseConfig): SqliteConfig {

@@ -1,4 +1,5 @@
 import type { AppStore } from '../../accounts/app-store.js';
+import type { CredentialCache } from '../../accounts/credential-cache.js';
 import type { AppRow } from '../../db/rows.js';
 import { matchesDigest } from '../../security/random.js';
 import { OAuthError } from '../oauth-error.js';
@@ -15,10 +16,22 @@ export interface AuthenticatedClient {
  * client_id alone and must never present a secret.
  */
 export class ClientAuthenticator {
-  constructor(private readonly apps: AppStore) {}
+  constructor(
+    private readonly apps: AppStore,
+    private readonly cache: CredentialCache,
+  ) {}
 
-  async authenticate(presented: PresentedClient): Promise<AuthenticatedClient> {
-    const app = await this.apps.findByClientId(presented.clientId);
+  /**
+   * `fromCache`: the app may come from the credential cache; only for a caller whose writes are
+   * refused when the cached facts turn out stale (see CredentialCache).
+   */
+  async authenticate(
+    presented: PresentedClient,
+    options: { fromCache?: boolean } = {},
+  ): Promise<AuthenticatedClient> {
+    const app = options.fromCache
+      ? await this.cache.appByClientId(presented.clientId)
+      : await this.apps.findByClientId(presented.clientId);
     const failed = () => this.failure(presented);
     if (!app) throw failed();
     if (app.client_type === 'public') {

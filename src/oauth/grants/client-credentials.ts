@@ -19,6 +19,7 @@ export const clientCredentialsGrant: Grant<ClientCredentialsGrant> = {
   description: 'the app acts for itself and its employers',
   validate: validateClientCredentialsGrant,
   publicClients: false,
+  cachedClient: true,
 
   async handle(issuer, client, request) {
     const requested = parseScope(request.scope);
@@ -31,8 +32,6 @@ export const clientCredentialsGrant: Grant<ClientCredentialsGrant> = {
     }
     const scope = scopeSet(requested);
     const employerId = await issuer.employerForApp(client, scope, request.employer);
-    const issued = await issuer.issueAppAccessToken(client, scope, employerId);
-    await issuer.auditIssued(client, null, 'client_credentials', scope, employerId);
-    return issued;
+    return issuer.issueAppAccessToken(client, scope, employerId, 'client_credentials');
   },
 };

@@ -23,6 +23,11 @@ export interface Grant<Request = unknown> {
   readonly validate: ValidateFunction<Request>;
   /** Whether a public client (one without a secret) may use it. */
   readonly publicClients: boolean;
+  /**
+   * Whether the client may be authenticated from the credential cache: only for a grant whose
+   * writes refuse stale cached facts (TokenIssuer.issueAppAccessToken does).
+   */
+  readonly cachedClient?: boolean;
   /** Issues tokens to an authenticated client allowed to use this grant, for a valid request. */
   handle(issuer: TokenIssuer, client: AppRow, request: Request): Promise<IssuedTokens>;
 }

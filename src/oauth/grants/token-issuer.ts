@@ -1,8 +1,10 @@
 import type { components } from '../../../generated/openapi.js';
 import type { AccountStore } from '../../accounts/account-store.js';
+import type { CredentialCache } from '../../accounts/credential-cache.js';
 import type { AuditEntry, AuditLog } from '../../audit/audit-log.js';
 import type { Clock } from '../../clock.js';
 import { isForeignKeyViolation } from '../../db/errors.js';
+import { StaleFacts } from '../../db/group-commit.js';
 import type { AccessTokenRow, AppRow, RefreshTokenRow, UserRow } from '../../db/rows.js';
 import { sha256Hex } from '../../security/random.js';
 import type { AuthorizationCodes } from '../authorization-codes.js';
@@ -22,8 +24,20 @@ export interface TokenIssuerDependencies {
   signer: TokenSigner;
   verifier: AccessTokenVerifier;
   accounts: AccountStore;
+  /** Apps and memberships in memory, for grants that authenticate from it (Grant.cachedClient). */
+  credentials: CredentialCache;
   audit: AuditLog;
   clock: Clock;
+}
+
+/**
+ * The cached facts a token was issued from changed before it could be stored; nothing was
+ * stored and the cache has started over. Issuing again, from authentication on, reads them anew.
+ */
+export class CachedFactsChanged extends Error {
+  constructor() {
+    super('the app or membership changed while the token was being issued');
+  }
 }
 
 /** An access token signed for a user, with the row that records it (not yet stored). */
@@ -113,7 +127,14 @@ export class TokenIssuer {
     scope: string,
     employer: string | undefined,
   ): Promise<string | null> {
-    return this.employerForUser(client.owner_user_id, scope, employer);
+    if (employer === undefined || this.deps.credentials.factsAsOf(client) === undefined) {
+      return this.employerForUser(client.owner_user_id, scope, employer);
+    }
+    requireEmployerAccess(scope);
+    if (!(await this.deps.credentials.isMember(client.owner_user_id, employer))) {
+      throw invalidEmployer();
+    }
+    return employer;
   }
 
   /** Signs an access token acting for `user`; the caller stores its record. */
@@ -127,16 +148,33 @@ export class TokenIssuer {
   }
 
   /**
-   * Signs and stores an access token the app gets for itself (`sub` is `app:<client_id>`), and
-   * returns the token response without refresh or ID token.
+   * Signs and stores an access token the app gets for itself (`sub` is `app:<client_id>`) with
+   * the audit record of its issue, and returns the token response without refresh or ID token.
+   * Both rows are group-committed; a client that came from the credential cache is checked there
+   * against changes made since it was read (CachedFactsChanged).
    */
   async issueAppAccessToken(
     client: AppRow,
     scope: string,
     employerId: string | null,
+    grant: string,
   ): Promise<IssuedTokens> {
     const signed = await this.signAccessToken(client, null, scope, employerId);
-    await this.storing(() => this.deps.tokens.insertAccessToken(signed.record));
+    const entry = issuedEntry(client, null, grant, scope, employerId);
+    try {
+      await this.storing(() =>
+        this.deps.tokens.insertIssuedAccessToken(
+          signed.record,
+          this.deps.audit.row(entry),
+          this.deps.credentials.factsAsOf(client),
+        ),
+      );
+    } catch (error) {
+      if (!(error instanceof StaleFacts)) throw error;
+      await this.deps.credentials.forgetBefore(error.epoch);
+      throw new CachedFactsChanged();
+    }
+    this.deps.audit.announce(entry);
     return {
       access_token: signed.token,
       token_type: 'Bearer',
@@ -223,14 +261,24 @@ export class TokenIssuer {
     scope: string,
     employerId: string | null,
   ): Promise<void> {
-    return this.deps.audit.record({
-      type: 'token.issued',
-      actorUserId: userId,
-      appId: client.id,
-      employerId,
-      details: { grant, scope },
-    });
+    return this.deps.audit.record(issuedEntry(client, userId, grant, scope, employerId));
   }
+}
+
+function issuedEntry(
+  client: AppRow,
+  userId: string | null,
+  grant: string,
+  scope: string,
+  employerId: string | null,
+): AuditEntry {
+  return {
+    type: 'token.issued',
+    actorUserId: userId,
+    appId: client.id,
+    employerId,
+    details: { grant, scope },
+  };
 }
 
 /** An employer token needs the employer_access scope. */

@@ -1,4 +1,10 @@
-import type { AccessTokenRow, RefreshTokenFamilyRow, RefreshTokenRow } from '../../db/rows.js';
+import type {
+  AccessTokenRow,
+  AuditEventRow,
+  RefreshTokenFamilyRow,
+  RefreshTokenRow,
+} from '../../db/rows.js';
+import { commitGrouped } from '../../db/group-commit.js';
 import { Store } from '../../db/store.js';
 
 export type RefreshConsumption =
@@ -11,6 +17,24 @@ export type RefreshConsumption =
 export class TokenStore extends Store {
   async insertAccessToken(row: AccessTokenRow): Promise<void> {
     await this.db('access_tokens').insert(row);
+  }
+
+  /**
+   * Stores an access token and the audit row of its issue, committed together with other
+   * requests' (src/db/group-commit.ts); resolves once committed. `factsAsOf`: see GroupedWrite.
+   */
+  async insertIssuedAccessToken(
+    row: AccessTokenRow,
+    audit: Omit<AuditEventRow, 'id'>,
+    factsAsOf: number | undefined,
+  ): Promise<void> {
+    await commitGrouped(this.db, {
+      rows: [
+        ['access_tokens', [row]],
+        ['audit_events', [audit]],
+      ],
+      factsAsOf,
+    });
   }
 
   findAccessToken(jti: string): Promise<AccessTokenRow | undefined> {
