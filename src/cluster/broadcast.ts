@@ -1,0 +1,29 @@
+import cluster from 'node:cluster';
+import { isBroadcast, type BroadcastMessage } from './messages.js';
+
+/**
+ * Tells every other cluster worker something (a cache entry went stale, say): the primary
+ * relays it to each live worker but this one. Outside a cluster worker there is nobody to
+ * tell and nothing is sent.
+ */
+export function publishToWorkers(channel: string, payload: unknown): void {
+  if (!cluster.isWorker || !process.send) return;
+  const message: BroadcastMessage = { type: 'hpa:broadcast', channel, payload };
+  process.send(message);
+}
+
+/**
+ * Calls `handler` with the payload of every message another worker publishes on `channel`.
+ * Returns the function that stops listening. Outside a cluster worker nothing ever arrives.
+ */
+export function onWorkerBroadcast(
+  channel: string,
+  handler: (payload: unknown) => void,
+): () => void {
+  if (!cluster.isWorker) return () => {};
+  const listener = (message: unknown) => {
+    if (isBroadcast(message) && message.channel === channel) handler(message.payload);
+  };
+  process.on('message', listener);
+  return () => process.off('message', listener);
+}
