@@ -28,6 +28,8 @@ const TABLES = [
   'interview_outcomes',
   'lobby_tokens',
   'secret_reveals',
+  'interview_event_counts',
+  'interview_event_start_day_counts',
 ];
 
 async function existingTables(db: Database): Promise<string[]> {
@@ -54,6 +56,7 @@ describeEachDialect(
         '0007_client_secret_sealed',
         '0008_rate_limit_windows',
         '0009_signing_key_activation',
+        '0010_interview_event_counts',
       ]);
       assert.deepEqual(await existingTables(db), TABLES);
       assert.deepEqual(await pendingMigrations(db), []);
@@ -61,6 +64,7 @@ describeEachDialect(
 
       const reverted = await rollbackAll(db);
       assert.deepEqual(reverted, [
+        '0010_interview_event_counts',
         '0009_signing_key_activation',
         '0008_rate_limit_windows',
         '0007_client_secret_sealed',

@@ -541,7 +541,7 @@ describeEachDialect('findVirtualInterviewEvents over HTTP', (database) => {
     const queriesFor = async (variables: { first: number; after?: string; input: FindInput }) => {
       statements.length = 0;
       const current = await page('mine', variables);
-      return { current, events: statements.filter((sql) => /interview_events/.test(sql)) };
+      return { current, events: statements.filter((sql) => /interview_event/.test(sql)) };
     };
 
     service.db.on('query', record);

@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { DatabaseConfig } from '../../config.js';
+import type { RowTally, TallyTriggers } from './row-tally.js';
 
 /**
  * Everything that differs between the database engines the service runs on, and the only place
@@ -62,6 +63,9 @@ export interface Dialect {
 
   /** The error is this engine's report of a violated FOREIGN KEY constraint. */
   isForeignKeyViolation(error: unknown): boolean;
+
+  /** The triggers that keep a tally of a table's rows (./row-tally.ts), in this engine's SQL. */
+  tallyTriggers(tally: RowTally): TallyTriggers;
 }
 
 /** The `code` and `message` of a driver error, whatever its shape. */

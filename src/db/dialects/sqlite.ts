@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import type { DatabaseConfig } from '../../config.js';
 import { driverError, type Dialect } from './dialect.js';
 import { sqliteClientClass } from './sqlite-client.js';
+import { sqliteTallyTriggers } from './sqlite-row-tally.js';
 
 type SqliteConfig = Extract<DatabaseConfig, { client: 'sqlite' }>;
 
@@ -71,6 +72,8 @@ export const sqlite: Dialect = {
     const { code, message } = driverError(error);
     return code === 'SQLITE_CONSTRAINT' && message.includes('FOREIGN KEY');
   },
+
+  tallyTriggers: sqliteTallyTriggers,
 };
 
 function sqliteConfig(config: DatabaseConfig): SqliteConfig {
