@@ -1,4 +1,4 @@
-import cluster from 'node:cluster';
+import cluster, { type Worker } from 'node:cluster';
 import { isBroadcast, type BroadcastMessage } from './messages.js';
 
 /**
@@ -26,4 +26,15 @@ export function onWorkerBroadcast(
   };
   process.on('message', listener);
   return () => process.off('message', listener);
+}
+
+/**
+ * In the primary, on every worker message (`cluster.on('message', relayBroadcast)`): a
+ * worker's broadcast goes to every other live worker, unchanged.
+ */
+export function relayBroadcast(from: Worker, message: unknown): void {
+  if (!isBroadcast(message)) return;
+  for (const worker of Object.values(cluster.workers ?? {})) {
+    if (worker && worker !== from && worker.isConnected()) worker.send(message);
+  }
 }
