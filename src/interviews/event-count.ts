@@ -1,4 +1,10 @@
-import type { EventFilters, InstantRange } from './event-filter.js';
+import {
+  intersect,
+  isEmpty,
+  withImpliedBounds,
+  type EventFilters,
+  type InstantRange,
+} from './event-filter.js';
 import { MAX_EVENT_DURATION_MS } from './rules/schedule.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -39,10 +45,7 @@ const OPEN: InstantRange = { from: null, until: null };
 export function planCount(filters: EventFilters): CountPlan {
   const { startAt, endAt } = filters;
   if (isEmpty(startAt) || isEmpty(endAt)) return { wholeDays: null, exact: [] };
-  const window = intersect(startAt, {
-    from: endAt.from === null ? null : endAt.from - MAX_EVENT_DURATION_MS,
-    until: endAt.until,
-  });
+  const window = withImpliedBounds(filters).startAt;
   if (isEmpty(window)) return { wholeDays: null, exact: [] };
 
   const plan = startsWithin(window);
@@ -78,20 +81,4 @@ function startsWithin(range: InstantRange): CountPlan {
 function excluded(window: InstantRange, starts: InstantRange, ends: InstantRange): ExactTerm[] {
   const startAt = intersect(window, starts);
   return isEmpty(startAt) ? [] : [{ sign: -1, startAt, endAt: ends }];
-}
-
-function isEmpty(range: InstantRange): boolean {
-  return range.from !== null && range.until !== null && range.from >= range.until;
-}
-
-function intersect(a: InstantRange, b: InstantRange): InstantRange {
-  return { from: later(a.from, b.from), until: earlier(a.until, b.until) };
-}
-
-function later(a: number | null, b: number | null): number | null {
-  return a === null ? b : b === null ? a : Math.max(a, b);
-}
-
-function earlier(a: number | null, b: number | null): number | null {
-  return a === null ? b : b === null ? a : Math.min(a, b);
 }

@@ -3,7 +3,7 @@ import { TALLY_COUNT_COLUMN } from '../db/row-tally.js';
 import type { EventRow } from '../db/rows.js';
 import { Store } from '../db/store.js';
 import type { CountPlan, DayRange } from './event-count.js';
-import type { EventFilters, InstantRange } from './event-filter.js';
+import { withImpliedBounds, type EventFilters, type InstantRange } from './event-filter.js';
 import type { EventOrder, EventPosition } from './event-sort.js';
 
 export interface EventPageQuery {
@@ -42,7 +42,7 @@ export class EventSearchStore extends Store {
 
   /** Up to `limit` events that pass the filters and come after `after`, in order. */
   page({ employerId, filters, order, after, limit }: EventPageQuery): Promise<EventRow[]> {
-    const query = this.matching(employerId, filters)
+    const query = this.matching(employerId, withImpliedBounds(filters))
       .select('*')
       .orderBy(order.map((key) => ({ column: key.column, order: key.descending ? 'desc' : 'asc' })))
       .limit(limit);

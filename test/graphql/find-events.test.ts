@@ -323,6 +323,27 @@ describeEachDialect('findVirtualInterviewEvents over HTTP', (database) => {
     await assertWalk('theirs', {}, 100);
   });
 
+  it('walks lists filtered by end time, alone and with a start time range', async () => {
+    const ends = [...new Set(mine.map((e) => e.end_at))].sort((a, b) => a - b);
+    const starts = [...new Set(mine.map((e) => e.start_at))].sort((a, b) => a - b);
+    const endTime = { after: at(ends[15]!), before: at(ends[70]!, -300) };
+    await assertWalk('mine', { endTime }, 100);
+    await assertWalk(
+      'mine',
+      {
+        endTime,
+        startTime: { after: at(starts[10]!) },
+        sort: [{ field: 'END_TIME', order: 'DESC' }],
+      },
+      100,
+    );
+    await assertWalk(
+      'mine',
+      { startTime: { before: at(starts[50]!) }, sort: [{ field: 'END_TIME', order: 'ASC' }] },
+      100,
+    );
+  });
+
   it('shows start and end times in the offsets they were stored with', async () => {
     const [first] = (await walk('mine', {}, 100)).pages;
     const byId = new Map(mine.map((event) => [event.id, event]));
