@@ -5,6 +5,7 @@ import { formatOffsetDateTime } from '../../src/graphql/scalars/date-time.js';
 import type { Principal } from '../../src/oauth/principal.js';
 import { describeEachDialect } from '../support/databases.js';
 import { insertTenant } from '../support/interview-fixtures.js';
+import { seededRandom } from '../support/seeded-random.js';
 import { startTestService } from '../support/service.js';
 import { postGraphQL } from '../support/graphql-client.js';
 
@@ -75,18 +76,6 @@ for (const [major, minor] of [
       ]);
     }
   }
-}
-
-/** A small seeded generator (mulberry32), so that a failing order can be replayed. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function pick<T>(random: () => number, values: readonly T[]): T {

@@ -12,6 +12,7 @@ import { testAccounts, testSharedDependencies } from '../support/compose.js';
 import { runConcurrently } from '../support/concurrency.js';
 import { describeEachDialect } from '../support/databases.js';
 import { insertTenant } from '../support/interview-fixtures.js';
+import { seededRandom } from '../support/seeded-random.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -20,18 +21,6 @@ const DAY = 24 * HOUR;
 const MIDNIGHT = Date.UTC(2027, 5, 1);
 
 type Tenant = Awaited<ReturnType<typeof insertTenant>>;
-
-/** A small seeded generator (mulberry32), so that a failing case can be replayed. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function between(random: () => number, low: number, high: number): number {
   return low + Math.floor(random() * (high - low + 1));
