@@ -53,6 +53,7 @@ const config: CodegenConfig = {
           VirtualInterviewInterviewee: `${ROWS}#IntervieweeRow`,
           VirtualInterviewRecord: `${ROWS}#InterviewRecordRow`,
           VirtualInterviewOutcome: `${ROWS}#InterviewOutcomeRow`,
+          VirtualInterviewEventsConnection: '../src/interviews/event-page.js#EventPage',
         },
       },
     },

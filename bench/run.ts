@@ -1,134 +1,43 @@
 /**
- * `npm run bench`: throughput of the hot paths on one process and the embedded SQLite
- * database (or PostgreSQL with BENCH_DATABASE_URL), measured with autocannon from the same
- * machine. Rate limits are raised so that they do not cap the figures; nothing else changes.
+ * `npm run bench`: the service in production mode as its own process (its default configuration
+ * and WORKERS=1) on a freshly seeded database, side by side with peers, each its own process,
+ * loaded by a separate driver process in interleaved rounds. Prints one table to stdout, progress
+ * to stderr, and writes bench/results.json. `npm run bench -- --help` lists the options.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
-import autocannon from 'autocannon';
-import knex, { type Knex } from 'knex';
-import { composeAccounts } from '../src/accounts/compose.js';
-import { systemClock } from '../src/clock.js';
-import { loadConfig } from '../src/config.js';
-import { composeGrants } from '../src/oauth/compose.js';
-import { createLogger } from '../src/logging.js';
-import { startService } from '../src/server.js';
-import { createSharedDependencies } from '../src/shared-dependencies.js';
+import { fileURLToPath } from 'node:url';
+import { Benchmark } from './benchmark.js';
+import { ensureBuilt } from './build.js';
+import { Cleanup } from './cleanup.js';
+import { parseOptions } from './options.js';
+import { formatDuration } from './progress.js';
+import { formatReport, writeResults } from './report.js';
 
-const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const REPOSITORY = fileURLToPath(new URL('..', import.meta.url));
 
-async function main(): Promise<void> {
-  const directory = mkdtempSync(join(tmpdir(), 'hpa-bench-'));
-  const postgresUrl = process.env.BENCH_DATABASE_URL ?? '';
-  // On PostgreSQL the run gets a schema of its own, dropped afterwards.
-  const schema = postgresUrl ? `bench_${randomBytes(4).toString('hex')}` : '';
-  if (schema) await withAdmin(postgresUrl, (admin) => admin.raw('create schema ??', [schema]));
-  const port = String(20000 + Math.floor(Math.random() * 20000));
-  const config = loadConfig({
-    PORT: port,
-    HOST: '127.0.0.1',
-    AUTH_URL: `http://127.0.0.1:${port}`,
-    LOG_LEVEL: 'silent',
-    SQLITE_PATH: join(directory, 'bench.sqlite'),
-    DATABASE_URL: postgresUrl,
-    DATABASE_SCHEMA: schema,
-    KEY_ENCRYPTION_SECRET: 'bench-key-encryption-secret-0123456789abcdef',
-    RATE_LIMIT_TOKEN_MAX: '100000000',
-    SWEEP_INTERVAL_MS: '0',
-  });
-  const logger = createLogger('silent');
-  const service = await startService({ config, logger });
-  try {
-    // The bench's own user and app, composed as the server and the CLI compose them.
-    const { accounts, apps } = composeAccounts(
-      createSharedDependencies({
-        db: service.db,
-        clock: systemClock,
-        logger,
-        config,
-        keyEncryptionSecret: config.keyEncryptionSecret!,
-      }),
-      { grantTypes: composeGrants().names },
-    );
-    await accounts.createUser({ email: 'bench@example.com', password: 'bench-password' });
-    const { employer } = await accounts.createEmployer({
-      name: 'Bench',
-      memberEmails: ['bench@example.com'],
-    });
-    const { app, clientSecret } = await apps.createApp({
-      ownerEmail: 'bench@example.com',
-      name: 'Bench',
-    });
-    const basic = `Basic ${Buffer.from(`${app.client_id}:${clientSecret}`).toString('base64')}`;
-    const tokenBody = `grant_type=client_credentials&scope=employer_access&employer=${employer.id}`;
-    const issued = await fetch(`${service.url}/oauth/v2/tokens`, {
-      method: 'POST',
-      headers: { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' },
-      body: tokenBody,
-    });
-    const { access_token: accessToken } = (await issued.json()) as { access_token: string };
-
-    const scenarios = [
-      { name: 'GET /healthz', path: '/healthz', method: 'GET' as const },
-      {
-        name: 'POST /oauth/v2/tokens (client_credentials + employer)',
-        path: '/oauth/v2/tokens',
-        method: 'POST' as const,
-        headers: { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' },
-        body: tokenBody,
-      },
-      {
-        name: 'POST /graphql findVirtualInterviewEvents (first: 20)',
-        path: '/graphql',
-        method: 'POST' as const,
-        headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' },
-        body: JSON.stringify({
-          query:
-            '{ findVirtualInterviewEvents(input: {}, first: 20) { totalCount events { id title status } } }',
-        }),
-      },
-    ];
-    console.log(
-      `${config.database.client}, ${CONNECTIONS} connections, ${DURATION_SECONDS} s each`,
-    );
-    for (const scenario of scenarios) {
-      const result = await autocannon({
-        url: `${service.url}${scenario.path}`,
-        method: scenario.method,
-        headers: scenario.headers,
-        body: scenario.body,
-        connections: CONNECTIONS,
-        duration: DURATION_SECONDS,
-      });
-      const failures = result.non2xx + result.errors;
-      console.log(
-        `${scenario.name.padEnd(56)} ${String(Math.round(result.requests.average)).padStart(7)} req/s` +
-          `  p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms` +
-          (failures ? `  (${failures} failed)` : ''),
-      );
-    }
-    console.log(`rss ${Math.round(process.memoryUsage().rss / 1024 / 1024)} MiB after the run`);
-  } finally {
-    await service.stop();
-    rmSync(directory, { recursive: true, force: true });
-    if (schema)
-      await withAdmin(postgresUrl, (admin) => admin.raw('drop schema ?? cascade', [schema]));
-  }
+const started = performance.now();
+/** Progress on stderr, each line with the time since the start. */
+function log(line: string): void {
+  process.stderr.write(`[${formatDuration((performance.now() - started) / 1000)}] ${line}\n`);
 }
 
-async function withAdmin(url: string, work: (admin: Knex) => Promise<unknown>): Promise<void> {
-  const admin = knex({ client: 'pg', connection: url });
+async function main(): Promise<void> {
+  const options = parseOptions(process.argv.slice(2));
+  ensureBuilt(REPOSITORY);
+  const cleanup = new Cleanup();
+  process.once('SIGINT', () => void cleanup.run().finally(() => process.exit(130)));
   try {
-    await work(admin);
+    const results = await new Benchmark(REPOSITORY, options, cleanup, log).run();
+    writeResults(options.resultsPath, results);
+    console.log(formatReport(results));
+    log(`results written to ${options.resultsPath}`);
+    // A scenario that could not be measured is a failure of the run, not a figure.
+    if (results.problems.length) process.exitCode = 1;
   } finally {
-    await admin.destroy();
+    await cleanup.run();
   }
 }
 
 main().catch((error: unknown) => {
-  console.error(error);
+  console.error(error instanceof Error ? error.message : error);
   process.exitCode = 1;
 });

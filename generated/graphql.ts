@@ -3,6 +3,7 @@
 import type { OffsetDateTime } from '../src/graphql/scalars/date-time.js';
 import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
 import type { EventRow, InterviewerRow, IntervieweeRow, InterviewRecordRow, InterviewOutcomeRow } from '../src/db/rows.js';
+import type { EventPage } from '../src/interviews/event-page.js';
 import type { GatewayContext } from '../src/graphql/context.js';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -888,7 +889,7 @@ export type ResolversTypes = {
   VirtualInterviewEventSortField: VirtualInterviewEventSortField;
   VirtualInterviewEventSortOptionInput: VirtualInterviewEventSortOptionInput;
   VirtualInterviewEventStatus: VirtualInterviewEventStatus;
-  VirtualInterviewEventsConnection: ResolverTypeWrapper<Omit<VirtualInterviewEventsConnection, 'edges' | 'events'> & { edges: Array<ResolversTypes['VirtualInterviewEventEdge']>, events: Array<ResolversTypes['VirtualInterviewEvent']> }>;
+  VirtualInterviewEventsConnection: ResolverTypeWrapper<EventPage>;
   VirtualInterviewEventsInput: VirtualInterviewEventsInput;
   VirtualInterviewEventsPayload: ResolverTypeWrapper<Omit<VirtualInterviewEventsPayload, 'events'> & { events: Array<Maybe<ResolversTypes['VirtualInterviewEvent']>> }>;
   VirtualInterviewInterviewee: ResolverTypeWrapper<IntervieweeRow>;
@@ -947,7 +948,7 @@ export type ResolversParentTypes = {
   VirtualInterviewEventDateTimeRangeFilterInput: VirtualInterviewEventDateTimeRangeFilterInput;
   VirtualInterviewEventEdge: Omit<VirtualInterviewEventEdge, 'node'> & { node: ResolversParentTypes['VirtualInterviewEvent'] };
   VirtualInterviewEventSortOptionInput: VirtualInterviewEventSortOptionInput;
-  VirtualInterviewEventsConnection: Omit<VirtualInterviewEventsConnection, 'edges' | 'events'> & { edges: Array<ResolversParentTypes['VirtualInterviewEventEdge']>, events: Array<ResolversParentTypes['VirtualInterviewEvent']> };
+  VirtualInterviewEventsConnection: EventPage;
   VirtualInterviewEventsInput: VirtualInterviewEventsInput;
   VirtualInterviewEventsPayload: Omit<VirtualInterviewEventsPayload, 'events'> & { events: Array<Maybe<ResolversParentTypes['VirtualInterviewEvent']>> };
   VirtualInterviewInterviewee: IntervieweeRow;

@@ -1,4 +1,4 @@
-import express, { type Express, type Router } from 'express';
+import express, { type Express, type RequestHandler, type Router } from 'express';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
@@ -12,6 +12,8 @@ export interface AppDependencies {
   checkWritable: () => Promise<void>;
   logger: Logger;
   isShuttingDown: () => boolean;
+  /** Times every request for /metrics (src/observability/); absent when metrics are off. */
+  observeRequests?: RequestHandler;
   /**
    * The capabilities' routers (OAuth, pages, GraphQL last), mounted in this order after the
    * health checks and before the not-found answer.
@@ -24,6 +26,7 @@ export function createHttpApp(deps: AppDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.trustProxy);
+  if (deps.observeRequests) app.use(deps.observeRequests);
   app.use(requestContext(deps.logger));
   const https = deps.config.authUrl.startsWith('https:');
   app.use(

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -95,6 +96,19 @@ const signingKeyVariables = {
 };
 
 // ---------------------------------------------------------------------------------------------
+// Metrics and cluster workers (docs/observability.md).
+// ---------------------------------------------------------------------------------------------
+
+const observabilityVariables = {
+  /** Serves /metrics on the service port to `Authorization: Bearer <METRICS_TOKEN>`. */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** Serves /metrics without a token on a port of its own, bound to METRICS_HOST. */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  WORKERS: positiveInt.max(256).optional(),
+};
+
+// ---------------------------------------------------------------------------------------------
 
 const environmentSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -137,6 +151,7 @@ const environmentSchema = z.object({
   ...sweeperVariables,
   ...consoleVariables,
   ...signingKeyVariables,
+  ...observabilityVariables,
 });
 
 export type DatabaseConfig =
@@ -184,6 +199,10 @@ export interface Config {
   consoleSignUp: ConsoleSignUp;
   /** How long a rotated signing key is published before it signs. */
   signingKeyActivationDelayMs: number;
+  /** Where /metrics is served; neither `token` nor `port` set turns metrics off. */
+  metrics: { token?: string; port?: number; host: string };
+  /** Processes serving the port (node:cluster workers); 1 runs no cluster. */
+  workers: number;
 }
 
 export interface RateLimit {
@@ -257,6 +276,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     consoleSignUp: e.CONSOLE_SIGN_UP,
     signingKeyActivationDelayMs: e.SIGNING_KEY_ACTIVATION_DELAY_SECONDS * 1000,
+    metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT, host: e.METRICS_HOST },
+    workers: e.WORKERS ?? (e.NODE_ENV === 'production' ? availableParallelism() : 1),
   };
 }
 
@@ -272,7 +293,9 @@ function pickKnown(env: NodeJS.ProcessEnv): Record<string, string> {
 
 /** Echo a bad value back to help the operator, except where it could be a secret. */
 function describe(name: string, value: string): string {
-  if (name === 'KEY_ENCRYPTION_SECRET') return `${value.length} characters`;
+  if (name === 'KEY_ENCRYPTION_SECRET' || name === 'METRICS_TOKEN') {
+    return `${value.length} characters`;
+  }
   if (name === 'DATABASE_URL') return JSON.stringify(value.replace(/\/\/[^@/]*@/, '//***@'));
   return JSON.stringify(value);
 }

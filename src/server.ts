@@ -12,7 +12,8 @@ import type { BearerAuthenticator } from './graphql/gateway.js';
 import { composeInterviews } from './interviews/compose.js';
 import type { InterviewLifecycle } from './interviews/lifecycle/interview-lifecycle.js';
 import { composeLobby } from './lobby/compose.js';
-import { composeGrants, composeOAuth } from './oauth/compose.js';
+import { composeMetrics } from './observability/compose.js';
+import { composeGrants, composeOAuth, type OAuth } from './oauth/compose.js';
 import type { Grant } from './oauth/grants/grant.js';
 import { resolveKeyEncryptionSecret } from './security/key-encryption-secret.js';
 import { composeSessions } from './sessions/compose.js';
@@ -24,6 +25,8 @@ export interface RunningService {
   url: string;
   /** The interview lifecycle the lobby pages drive, sharing this service's clock. */
   lifecycle: InterviewLifecycle;
+  /** Where METRICS_PORT serves /metrics, when it is set (and this is no cluster worker). */
+  metricsUrl?: string;
   /** Stops accepting connections, lets in-flight requests finish, then closes the pool. */
   stop(): Promise<void>;
 }
@@ -37,13 +40,12 @@ export interface StartOptions {
   clock?: Clock;
   /** The token endpoint's grants, in order: the built-in ones unless a test registers others. */
   grants?: readonly Grant[];
+  /** prepareDatabase already ran for this database (a cluster worker): no migrations here. */
+  prepared?: boolean;
 }
 
-/**
- * The composition root: opens the database, has each capability compose itself, applies
- * migrations, mounts the capabilities' routers, listens and starts the background sweeper.
- */
-export async function startService(options: StartOptions): Promise<RunningService> {
+/** Every capability composed over one database handle; nothing listens or runs yet. */
+function composeCapabilities(options: StartOptions) {
   const { config, logger } = options;
   const clock = options.clock ?? systemClock;
   const keyEncryptionSecret = resolveKeyEncryptionSecret(config, logger);
@@ -60,14 +62,51 @@ export async function startService(options: StartOptions): Promise<RunningServic
     interviews,
     authenticate: options.authenticate ?? ((token) => oauth.verifier.verify(token)),
   });
+  return { db, clock, oauth, interviews, lobby, partnerConsole, graphql };
+}
+
+/** Applies pending migrations, then creates the signing keys a fresh database lacks. */
+async function prepare(
+  db: Database,
+  oauth: Pick<OAuth, 'signingKeys'>,
+  logger: Logger,
+): Promise<void> {
+  const applied = await migrateToLatest(db);
+  if (applied.length) logger.info({ migrations: applied }, 'applied database migrations');
+  await oauth.signingKeys.ensureActiveKeys();
+}
+
+/**
+ * What the database needs before any process serves it, done once: the cluster primary runs
+ * it before it forks workers that start with `prepared: true`. startService alone does it too.
+ */
+export async function prepareDatabase(options: StartOptions): Promise<void> {
+  const { db, oauth } = composeCapabilities(options);
   try {
-    const applied = await migrateToLatest(db);
-    if (applied.length) logger.info({ migrations: applied }, 'applied database migrations');
-    await oauth.signingKeys.ensureActiveKeys();
-  } catch (error) {
+    await prepare(db, oauth, options.logger);
+  } finally {
     await db.destroy();
-    throw error;
   }
+}
+
+/**
+ * The composition root: opens the database, has each capability compose itself, applies
+ * migrations (unless `prepared`), mounts the capabilities' routers, listens and starts the
+ * background sweeper.
+ */
+export async function startService(options: StartOptions): Promise<RunningService> {
+  const { config, logger } = options;
+  const { db, clock, oauth, interviews, lobby, partnerConsole, graphql } =
+    composeCapabilities(options);
+  if (!options.prepared) {
+    try {
+      await prepare(db, oauth, logger);
+    } catch (error) {
+      await db.destroy();
+      throw error;
+    }
+  }
+  const metrics = composeMetrics(config, db);
 
   let shuttingDown = false;
   const app = createHttpApp({
@@ -75,7 +114,14 @@ export async function startService(options: StartOptions): Promise<RunningServic
     checkWritable: () => checkWritable(db, clock.now()),
     logger,
     isShuttingDown: () => shuttingDown,
-    routers: [...oauth.routers(), lobby.router(), partnerConsole.router(), graphql.router()],
+    observeRequests: metrics?.observeRequests,
+    routers: [
+      ...(metrics?.routers ?? []),
+      ...oauth.routers(),
+      lobby.router(),
+      partnerConsole.router(),
+      graphql.router(),
+    ],
   });
   const server = await new Promise<Server>((resolve, reject) => {
     const listening = app.listen(config.port, config.host, (error?: Error) =>
@@ -85,6 +131,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`;
+  const metricsUrl = await metrics?.listen();
   const sweeper = interviews.startSweeping();
 
   let stopping: Promise<void> | undefined;
@@ -109,9 +156,10 @@ export async function startService(options: StartOptions): Promise<RunningServic
       if (!(await waitForIdlePool(db, config.shutdownTimeoutMs))) {
         logger.warn('shutdown timeout reached: closing the database pool with queries in flight');
       }
+      await metrics?.stop();
       await db.destroy();
     })();
     return stopping;
   };
-  return { server, db, url, lifecycle: interviews.lifecycle, stop };
+  return { server, db, url, metricsUrl, lifecycle: interviews.lifecycle, stop };
 }

@@ -15,6 +15,12 @@ import {
 import type { Logger } from 'pino';
 import type { GraphQLLimits } from '../config.js';
 import { classify } from '../http/errors.js';
+import {
+  countingGraphQLErrors,
+  noteGraphQLOperation,
+  recordGraphQLError,
+  timingGraphQLRequests,
+} from '../observability/graphql-metrics.js';
 import type { ContextFactory, GatewayContext, Principal } from './context.js';
 import { DocumentCache } from './document.js';
 import { createErrorFormatter, errorResponseBody, type ErrorCode } from './errors.js';
@@ -49,7 +55,7 @@ export function graphqlRouter<Context extends GatewayContext>(
   const { schema, limits } = options;
   const documents = new DocumentCache(schema, limits);
 
-  const handle = createHandler<Request, GatewayContext, Context>({
+  const handleRequest = createHandler<Request, GatewayContext, Context>({
     schema,
     parseRequestParams: (req) => readRequestParams(req.raw.body),
     // Returning arguments here replaces graphql-http's own parse and validate steps.
@@ -58,6 +64,7 @@ export function graphqlRouter<Context extends GatewayContext>(
       if ('errors' in prepared) return prepared.errors;
       const operation = selectOperation(prepared.document, params.operationName);
       if (operation instanceof GraphQLError) return [operation];
+      noteGraphQLOperation(req.raw, operation);
       const variables = getVariableValues(
         schema,
         operation.variableDefinitions ?? [],
@@ -80,8 +87,9 @@ export function graphqlRouter<Context extends GatewayContext>(
         contextValue: options.createContext(req.context),
       };
     },
-    formatError: createErrorFormatter(options.logger),
+    formatError: countingGraphQLErrors(createErrorFormatter(options.logger)),
   });
+  const handle = timingGraphQLRequests(handleRequest);
 
   const router = Router();
   router.post(
@@ -191,6 +199,7 @@ function isJsonObject(value: unknown): value is Record<string, unknown> {
 }
 
 function requestError(message: string): GraphQLHttpResponse {
+  recordGraphQLError('BAD_USER_INPUT');
   return [
     errorResponseBody(message, 'BAD_USER_INPUT'),
     {
@@ -238,5 +247,6 @@ function graphqlBodyErrors(error: unknown, _req: Request, res: Response, next: N
 }
 
 function sendGraphQLError(res: Response, status: number, message: string, code: ErrorCode): void {
+  recordGraphQLError(code);
   res.status(status).type('application/json').send(errorResponseBody(message, code));
 }

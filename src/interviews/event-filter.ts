@@ -2,6 +2,7 @@ import type {
   FindVirtualInterviewEventsInput,
   VirtualInterviewEventDateTimeRangeFilterInput,
 } from '../../generated/graphql.js';
+import { MAX_EVENT_DURATION_MS } from './rules/schedule.js';
 
 /**
  * A half-open range of instants in epoch milliseconds: `from <= t < until`. A null side is open.
@@ -22,6 +23,43 @@ export interface EventFilters {
 
 export function eventFilters(input: FindVirtualInterviewEventsInput): EventFilters {
   return { startAt: instantRange(input.startTime), endAt: instantRange(input.endTime) };
+}
+
+/**
+ * The same filters, each range narrowed by what the other implies: every event ends after it
+ * starts and at most MAX_EVENT_DURATION_MS later (the schedule rules refuse anything else), so
+ * an event that ends in `[from, until)` starts in `[from - max, until)`, and one that starts in
+ * `[from, until)` ends in `[from, until + max)`. They match exactly the same events; the bounds
+ * let an index on either column start and stop near the matching events.
+ */
+export function withImpliedBounds({ startAt, endAt }: EventFilters): EventFilters {
+  return {
+    startAt: intersect(startAt, {
+      from: endAt.from === null ? null : endAt.from - MAX_EVENT_DURATION_MS,
+      until: endAt.until,
+    }),
+    endAt: intersect(endAt, {
+      from: startAt.from,
+      until: startAt.until === null ? null : startAt.until + MAX_EVENT_DURATION_MS,
+    }),
+  };
+}
+
+/** True when no instant passes the range. */
+export function isEmpty(range: InstantRange): boolean {
+  return range.from !== null && range.until !== null && range.from >= range.until;
+}
+
+export function intersect(a: InstantRange, b: InstantRange): InstantRange {
+  return { from: later(a.from, b.from), until: earlier(a.until, b.until) };
+}
+
+function later(a: number | null, b: number | null): number | null {
+  return a === null ? b : b === null ? a : Math.max(a, b);
+}
+
+function earlier(a: number | null, b: number | null): number | null {
+  return a === null ? b : b === null ? a : Math.min(a, b);
 }
 
 /** A canonical text of the filters, e.g. `start_at [1772375400000,) end_at [,)`. */

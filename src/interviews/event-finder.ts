@@ -1,7 +1,9 @@
-import type { ResolversTypes, FindVirtualInterviewEventsInput } from '../../generated/graphql.js';
+import type { FindVirtualInterviewEventsInput } from '../../generated/graphql.js';
 import { ValidationError } from '../errors.js';
+import { planCount } from './event-count.js';
 import type { CursorScope, EventCursors } from './event-cursor.js';
 import { eventFilters } from './event-filter.js';
+import type { EventPage } from './event-page.js';
 import type { EventSearchStore } from './event-search-store.js';
 import { eventOrder, positionOf } from './event-sort.js';
 
@@ -25,16 +27,14 @@ export class EventFinder {
   ) {}
 
   /**
-   * One page, always with two queries whatever its size: the count of every matching event and
-   * the page itself, fetched one row long so that `hasNextPage` needs no third query.
+   * One page in one query, fetched one row long so that `hasNextPage` needs no second query;
+   * the count of every matching event is a second query, made only if the page is asked for it.
    *
    * Paging is forward only, so `hasPreviousPage` is true exactly when a valid `after` cursor was
    * given: the event it names came before this page. (If that event has since been deleted,
    * the page still starts at its old position.)
    */
-  async find(
-    request: FindEventsRequest,
-  ): Promise<ResolversTypes['VirtualInterviewEventsConnection']> {
+  async find(request: FindEventsRequest): Promise<EventPage> {
     const size = pageSize(request.first);
     const scope: CursorScope = {
       employerId: request.employerId,
@@ -43,21 +43,19 @@ export class EventFinder {
     };
     // Only null/undefined mean "from the start"; an empty string is a malformed cursor.
     const after = request.after == null ? null : this.cursors.decode(request.after, scope);
-
-    const [totalCount, rows] = await Promise.all([
-      this.store.count(scope.employerId, scope.filters),
-      this.store.page({ ...scope, after, limit: size + 1 }),
-    ]);
+    const rows = await this.store.page({ ...scope, after, limit: size + 1 });
 
     const events = rows.slice(0, size);
     const edges = events.map((node) => ({
       node,
       cursor: this.cursors.encode(positionOf(node, scope.order), scope),
     }));
+    let counted: Promise<number> | undefined;
     return {
       edges,
       events,
-      totalCount,
+      countMatching: () =>
+        (counted ??= this.store.count(scope.employerId, planCount(scope.filters))),
       pageInfo: {
         hasNextPage: rows.length > size,
         hasPreviousPage: after !== null,

@@ -1,7 +1,9 @@
 import type { Knex } from 'knex';
+import { TALLY_COUNT_COLUMN } from '../db/row-tally.js';
 import type { EventRow } from '../db/rows.js';
 import { Store } from '../db/store.js';
-import type { EventFilters, InstantRange } from './event-filter.js';
+import type { CountPlan, DayRange } from './event-count.js';
+import { withImpliedBounds, type EventFilters, type InstantRange } from './event-filter.js';
 import type { EventOrder, EventPosition } from './event-sort.js';
 
 export interface EventPageQuery {
@@ -19,19 +21,46 @@ export interface EventPageQuery {
  * events, and pages are cut by key comparison (keyset), never by OFFSET.
  */
 export class EventSearchStore extends Store {
-  /** How many events pass the filters, whatever the page. */
-  async count(employerId: string, filters: EventFilters): Promise<number> {
-    const [row] = await this.matching(employerId, filters).count({ count: '*' });
-    return Number(row?.count ?? 0);
+  /**
+   * How many events pass the filters, whatever the page, in one statement: the counts the
+   * database keeps per employer and per start day (migration 0010) for what `plan` sums whole,
+   * and the events themselves only for its exact terms (see planCount).
+   */
+  async count(employerId: string, plan: CountPlan): Promise<number> {
+    const terms: Array<{ sign: number; query: Knex.QueryBuilder }> = plan.exact.map((term) => ({
+      sign: term.sign,
+      query: this.matching(employerId, term).count('*'),
+    }));
+    if (plan.wholeDays) terms.push({ sign: 1, query: this.kept(employerId, plan.wholeDays) });
+    if (terms.length === 0) return 0;
+    const [row] = await this.db.select(terms.map(({ query }, index) => query.as(`term${index}`)));
+    return terms.reduce(
+      (sum, { sign }, index) => sum + sign * Number(row?.[`term${index}`] ?? 0),
+      0,
+    );
   }
 
   /** Up to `limit` events that pass the filters and come after `after`, in order. */
   page({ employerId, filters, order, after, limit }: EventPageQuery): Promise<EventRow[]> {
-    const query = this.matching(employerId, filters)
+    const query = this.matching(employerId, withImpliedBounds(filters))
       .select('*')
       .orderBy(order.map((key) => ({ column: key.column, order: key.descending ? 'desc' : 'asc' })))
       .limit(limit);
     if (after) query.where((builder) => afterPosition(builder, order, after));
+    return query;
+  }
+
+  /** The kept count of the employer's events that start on the days of `days`. */
+  private kept(employerId: string, { fromDay, untilDay }: DayRange): Knex.QueryBuilder {
+    const sum = this.db.raw('coalesce(sum(??), 0)', [TALLY_COUNT_COLUMN]);
+    if (fromDay === null && untilDay === null) {
+      return this.db('interview_event_counts').where('employer_id', employerId).select(sum);
+    }
+    const query = this.db('interview_event_start_day_counts')
+      .where('employer_id', employerId)
+      .select(sum);
+    if (fromDay !== null) query.where('start_day', '>=', fromDay);
+    if (untilDay !== null) query.where('start_day', '<', untilDay);
     return query;
   }
 

@@ -31,16 +31,24 @@ export function createInterviewLoaders(
   lobbyTokenBox: SecretBox,
   publicUrl: string,
 ): InterviewLoaders {
+  const interviewer = new DataLoader(async (ids: readonly string[]) =>
+    byId(ids, await store.interviewersByIds(ids)),
+  );
+  const interviewee = new DataLoader(async (ids: readonly string[]) =>
+    byId(ids, await store.intervieweesByIds(ids)),
+  );
   return {
     event: new DataLoader(async (ids) => byId(ids, await store.eventsByIds(ids))),
+    // Rows read through their event are primed by id, so that a record's interviewee or an
+    // outcome's interviewer already read this way is not read a second time.
     interviewersOfEvent: new DataLoader(async (ids) =>
-      grouped(ids, await store.interviewersByEventIds(ids), (row) => row.event_id),
+      grouped(ids, primed(interviewer, await store.interviewersByEventIds(ids)), eventIdOf),
     ),
     intervieweesOfEvent: new DataLoader(async (ids) =>
-      grouped(ids, await store.intervieweesByEventIds(ids), (row) => row.event_id),
+      grouped(ids, primed(interviewee, await store.intervieweesByEventIds(ids)), eventIdOf),
     ),
-    interviewer: new DataLoader(async (ids) => byId(ids, await store.interviewersByIds(ids))),
-    interviewee: new DataLoader(async (ids) => byId(ids, await store.intervieweesByIds(ids))),
+    interviewer,
+    interviewee,
     recordsOfInterviewee: new DataLoader(async (ids) =>
       grouped(ids, await store.recordsByIntervieweeIds(ids), (row) => row.interviewee_id),
     ),
@@ -53,6 +61,16 @@ export function createInterviewLoaders(
     }),
   };
 }
+
+function primed<T extends { id: string }>(
+  loader: DataLoader<string, T | undefined>,
+  rows: T[],
+): T[] {
+  for (const row of rows) loader.prime(row.id, row);
+  return rows;
+}
+
+const eventIdOf = (row: { event_id: string }) => row.event_id;
 
 function byId<T extends { id: string }>(ids: readonly string[], rows: T[]): Array<T | undefined> {
   const found = new Map(rows.map((row) => [row.id, row]));

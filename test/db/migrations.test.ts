@@ -28,6 +28,8 @@ const TABLES = [
   'interview_outcomes',
   'lobby_tokens',
   'secret_reveals',
+  'interview_event_counts',
+  'interview_event_start_day_counts',
   'change_epochs',
 ];
 
@@ -55,6 +57,7 @@ describeEachDialect(
         '0007_client_secret_sealed',
         '0008_rate_limit_windows',
         '0009_signing_key_activation',
+        '0010_interview_event_counts',
         '0011_change_epochs',
       ]);
       assert.deepEqual(await existingTables(db), TABLES);
@@ -64,6 +67,7 @@ describeEachDialect(
       const reverted = await rollbackAll(db);
       assert.deepEqual(reverted, [
         '0011_change_epochs',
+        '0010_interview_event_counts',
         '0009_signing_key_activation',
         '0008_rate_limit_windows',
         '0007_client_secret_sealed',

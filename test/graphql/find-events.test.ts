@@ -5,6 +5,7 @@ import { formatOffsetDateTime } from '../../src/graphql/scalars/date-time.js';
 import type { Principal } from '../../src/oauth/principal.js';
 import { describeEachDialect } from '../support/databases.js';
 import { insertTenant } from '../support/interview-fixtures.js';
+import { seededRandom } from '../support/seeded-random.js';
 import { startTestService } from '../support/service.js';
 import { postGraphQL } from '../support/graphql-client.js';
 
@@ -75,18 +76,6 @@ for (const [major, minor] of [
       ]);
     }
   }
-}
-
-/** A small seeded generator (mulberry32), so that a failing order can be replayed. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function pick<T>(random: () => number, values: readonly T[]): T {
@@ -323,6 +312,27 @@ describeEachDialect('findVirtualInterviewEvents over HTTP', (database) => {
     await assertWalk('theirs', {}, 100);
   });
 
+  it('walks lists filtered by end time, alone and with a start time range', async () => {
+    const ends = [...new Set(mine.map((e) => e.end_at))].sort((a, b) => a - b);
+    const starts = [...new Set(mine.map((e) => e.start_at))].sort((a, b) => a - b);
+    const endTime = { after: at(ends[15]!), before: at(ends[70]!, -300) };
+    await assertWalk('mine', { endTime }, 100);
+    await assertWalk(
+      'mine',
+      {
+        endTime,
+        startTime: { after: at(starts[10]!) },
+        sort: [{ field: 'END_TIME', order: 'DESC' }],
+      },
+      100,
+    );
+    await assertWalk(
+      'mine',
+      { startTime: { before: at(starts[50]!) }, sort: [{ field: 'END_TIME', order: 'ASC' }] },
+      100,
+    );
+  });
+
   it('shows start and end times in the offsets they were stored with', async () => {
     const [first] = (await walk('mine', {}, 100)).pages;
     const byId = new Map(mine.map((event) => [event.id, event]));
@@ -541,7 +551,7 @@ describeEachDialect('findVirtualInterviewEvents over HTTP', (database) => {
     const queriesFor = async (variables: { first: number; after?: string; input: FindInput }) => {
       statements.length = 0;
       const current = await page('mine', variables);
-      return { current, events: statements.filter((sql) => /interview_events/.test(sql)) };
+      return { current, events: statements.filter((sql) => /interview_event/.test(sql)) };
     };
 
     service.db.on('query', record);

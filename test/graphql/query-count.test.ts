@@ -8,6 +8,7 @@ import { postGraphQL } from '../support/graphql-client.js';
 const PAGE = `query($first: Int) {
   findVirtualInterviewEvents(input: {}, first: $first) {
     totalCount
+    pageInfo { hasNextPage endCursor }
     events {
       id title startTime interviewerLobbyUrl interviewLandingPageUrl
       interviewersConnection { totalCount interviewers { id email name } }
@@ -47,31 +48,57 @@ describeEachDialect('SQL queries per page', (database) => {
     await service?.stop();
   });
 
-  async function queriesFor(first: number): Promise<number> {
-    let queries = 0;
-    const count = () => void (queries += 1);
-    service.db.on('query', count);
+  /** What one request answers, and the statements it ran, as `sql bindings`, in order. */
+  async function run(query: string, variables: object = {}) {
+    const statements: string[] = [];
+    const record = (q: { sql: string; bindings?: unknown[] }) =>
+      statements.push(`${q.sql} ${JSON.stringify(q.bindings ?? [])}`);
+    service.db.on('query', record);
     try {
-      const { body } = await postGraphQL(service.url, 'any', { query: PAGE, variables: { first } });
+      const { body } = await postGraphQL(service.url, 'any', { query, variables });
       assert.equal(body.errors, undefined, JSON.stringify(body.errors));
-      assert.equal(body.data.findVirtualInterviewEvents.events.length, first);
-      for (const event of body.data.findVirtualInterviewEvents.events) {
-        assert.equal(event.interviewersConnection.totalCount, 2);
-        assert.equal(
-          event.intervieweesConnection.interviewees[0].interviewRecordsConnection.records.length,
-          1,
-        );
-      }
+      return { data: body.data, statements };
     } finally {
-      service.db.off('query', count);
+      service.db.off('query', record);
     }
-    return queries;
   }
 
-  it('is the same for 5 events as for 100, nested interviewers, interviewees, records and outcomes included', async () => {
-    const small = await queriesFor(5);
-    const large = await queriesFor(100);
-    console.log(`      SQL queries per page: ${small} for 5 events, ${large} for 100`);
-    assert.equal(large, small);
+  async function pageStatements(first: number): Promise<string[]> {
+    const { data, statements } = await run(PAGE, { first });
+    const { events, totalCount } = data.findVirtualInterviewEvents;
+    assert.equal(totalCount, 100);
+    assert.equal(events.length, first);
+    for (const event of events) {
+      assert.equal(event.interviewersConnection.totalCount, 2);
+      const [interviewee] = event.intervieweesConnection.interviewees;
+      const [record, ...others] = interviewee.interviewRecordsConnection.records;
+      assert.equal(others.length, 0);
+      assert.equal(record.interviewee.id, interviewee.id);
+      assert.equal(record.interviewOutcomesConnection.outcomes.length, 1);
+    }
+    return statements;
+  }
+
+  it('is the same for 1, 20 and 100 events, totalCount and nested fields included', async () => {
+    const counts = [];
+    for (const first of [1, 20, 100]) counts.push((await pageStatements(first)).length);
+    console.log(`      SQL statements per page of 1, 20, 100 events: ${counts.join(', ')}`);
+    assert.deepEqual(counts, [counts[0], counts[0], counts[0]]);
+  });
+
+  it('runs no statement twice in one request and reads no event of the page again', async () => {
+    const statements = await pageStatements(20);
+    const repeated = statements.filter((s, index) => statements.indexOf(s) !== index);
+    assert.deepEqual(repeated, []);
+    const eventReads = statements.filter((s) => /from .interview_events.( |$)/.test(s));
+    assert.equal(eventReads.length, 1, eventReads.join('\n'));
+  });
+
+  it('counts the events only when totalCount is selected', async () => {
+    const counting = (statements: string[]) => statements.filter((s) => /_counts\b/.test(s));
+    const without = `{ findVirtualInterviewEvents(input: {}, first: 3) { events { id } } }`;
+    assert.deepEqual(counting((await run(without)).statements), []);
+    const twice = `{ findVirtualInterviewEvents(input: {}, first: 3) { a: totalCount b: totalCount } }`;
+    assert.equal(counting((await run(twice)).statements).length, 1);
   });
 });

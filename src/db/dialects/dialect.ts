@@ -1,6 +1,7 @@
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { DatabaseConfig } from '../../config.js';
+import type { RowTally, TallyTriggers } from './row-tally.js';
 import type { EpochTriggers } from './epoch-triggers.js';
 
 /**
@@ -63,6 +64,9 @@ export interface Dialect {
 
   /** The error is this engine's report of a violated FOREIGN KEY constraint. */
   isForeignKeyViolation(error: unknown): boolean;
+
+  /** The triggers that keep a tally of a table's rows (./row-tally.ts), in this engine's SQL. */
+  tallyTriggers(tally: RowTally): TallyTriggers;
 
   /** Triggers that move change epoch `epoch` on every update or delete of `tables`. */
   epochTriggers(tables: string[], epoch: string): EpochTriggers;

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import type { DatabaseConfig } from '../../config.js';
 import { driverError, type Dialect } from './dialect.js';
+import { postgresTallyTriggers } from './postgres-row-tally.js';
 import { postgresEpochTriggers } from './epoch-triggers.js';
 
 type PostgresConfig = Extract<DatabaseConfig, { client: 'postgres' }>;
@@ -47,6 +48,8 @@ export const postgres: Dialect = {
 
   isUniqueViolation: (error) => driverError(error).code === UNIQUE_VIOLATION,
   isForeignKeyViolation: (error) => driverError(error).code === FOREIGN_KEY_VIOLATION,
+
+  tallyTriggers: postgresTallyTriggers,
 
   epochTriggers: postgresEpochTriggers,
 };

@@ -4,6 +4,7 @@ import type { DatabaseConfig } from '../../config.js';
 import { driverError, type Dialect } from './dialect.js';
 import { sqliteEpochTriggers } from './epoch-triggers.js';
 import { sqliteClientClass } from './sqlite-client.js';
+import { sqliteTallyTriggers } from './sqlite-row-tally.js';
 
 type SqliteConfig = Extract<DatabaseConfig, { client: 'sqlite' }>;
 
@@ -75,6 +76,9 @@ export const sqlite: Dialect = {
     const { code, message } = driverError(error);
     return code === 'SQLITE_CONSTRAINT' && message.includes('FOREIGN KEY');
   },
+
+  tallyTriggers: sqliteTallyTriggers,
+
   epochTriggers: sqliteEpochTriggers,
 };
 

@@ -8,6 +8,7 @@ import * as appDetails from './0006_app_details.js';
 import * as clientSecretSealed from './0007_client_secret_sealed.js';
 import * as rateLimitWindows from './0008_rate_limit_windows.js';
 import * as signingKeyActivation from './0009_signing_key_activation.js';
+import * as interviewEventCounts from './0010_interview_event_counts.js';
 import * as changeEpochs from './0011_change_epochs.js';
 
 interface Migration {
@@ -30,6 +31,7 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migration]> =
   ['0007_client_secret_sealed', clientSecretSealed],
   ['0008_rate_limit_windows', rateLimitWindows],
   ['0009_signing_key_activation', signingKeyActivation],
+  ['0010_interview_event_counts', interviewEventCounts],
   ['0011_change_epochs', changeEpochs],
 ];
 

@@ -16,7 +16,7 @@ import type {
 import { passThrough } from './fields.js';
 
 // Connections and edges are built whole by the fields that return them; these resolvers only
-// read them back.
+// read them back (except an event page's totalCount, counted when selected).
 
 export const PageInfo: PageInfoResolvers = passThrough<PageInfoType>()(
   'hasNextPage',
@@ -25,13 +25,10 @@ export const PageInfo: PageInfoResolvers = passThrough<PageInfoType>()(
   'endCursor',
 );
 
-export const VirtualInterviewEventsConnection: VirtualInterviewEventsConnectionResolvers =
-  passThrough<Parents['VirtualInterviewEventsConnection']>()(
-    'edges',
-    'events',
-    'pageInfo',
-    'totalCount',
-  );
+export const VirtualInterviewEventsConnection: VirtualInterviewEventsConnectionResolvers = {
+  ...passThrough<Parents['VirtualInterviewEventsConnection']>()('edges', 'events', 'pageInfo'),
+  totalCount: (page) => page.countMatching(),
+};
 export const VirtualInterviewEventEdge: VirtualInterviewEventEdgeResolvers = passThrough<
   Parents['VirtualInterviewEventEdge']
 >()('node', 'cursor');

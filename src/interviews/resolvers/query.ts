@@ -24,8 +24,11 @@ export const Query: QueryResolvers<InterviewContext> = {
       events: events.map((event) => (event?.employer_id === employerId ? event : null)),
     };
   },
-  findVirtualInterviewEvents: (_root, { first, after, input }, context) => {
+  findVirtualInterviewEvents: async (_root, { first, after, input }, context) => {
     const employerId = requireEmployer(context);
-    return context.interviews.finder.find({ employerId, first, after, input });
+    const page = await context.interviews.finder.find({ employerId, first, after, input });
+    // The page's nested fields read their event by id: it is already here.
+    for (const event of page.events) context.loaders.event.prime(event.id, event);
+    return page;
   },
 };

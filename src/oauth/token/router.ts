@@ -8,6 +8,7 @@ import {
 import { allowsGrant } from '../../accounts/grant-types.js';
 import { sendError } from '../../http/errors.js';
 import { validationMessage } from '../../http/openapi-validation.js';
+import { recordTokenIssued } from '../../observability/instruments.js';
 import type { RateLimiter } from '../../security/rate-limiter.js';
 import type { ClientAuthenticator } from '../clients/client-authenticator.js';
 import { readClientCredentials } from '../clients/client-credentials.js';
@@ -92,6 +93,7 @@ export function tokenRouter(deps: TokenRouterDependencies): Router {
         }
         throw error;
       });
+      recordTokenIssued(grant.name);
       noStore(res).json({ ...issued, convid: req.id });
     },
   );

@@ -1,0 +1,238 @@
+import { migrateToLatest } from '../src/db/migrate.js';
+import type { Database } from '../src/db/database.js';
+import { randomToken } from '../src/security/random.js';
+import type { SharedDependencies } from '../src/shared-dependencies.js';
+import {
+  benchDependencies,
+  createBenchAccounts,
+  issueAuthorizationCode,
+  type BenchAccounts,
+} from './accounts.js';
+import type { Cleanup } from './cleanup.js';
+import { createFreshDatabase, databaseVersion, type FreshDatabase } from './database.js';
+import { LoadDriver } from './driver-client.js';
+import { describeMachine, type Machine } from './machine.js';
+import type { BenchOptions } from './options.js';
+import { startPeers, type RunningPeer } from './peers.js';
+import { RefreshTokenPool } from './refresh-pool.js';
+import { buildResults, type BenchResults } from './report.js';
+import { measureStage, type Measured } from './rounds.js';
+import { highWaterMark } from './rss-sampler.js';
+import {
+  allScenarios,
+  selectScenarios,
+  type PeerName,
+  type Scenario,
+  type ScenarioFixtures,
+  type Stage,
+} from './scenarios/index.js';
+import {
+  analyzeTables,
+  seedClock,
+  seedEvents,
+  type EventRange,
+  type SeedClock,
+} from './seed-events.js';
+import { filteredRange, measuredEvents, middleEventId, otherEvents } from './seed-plan.js';
+import { serviceConfigurations, startServices } from './service.js';
+import { stageFacts } from './stage-facts.js';
+import { summarize } from './summary.js';
+import { peerTarget, serviceTarget, type ServiceTarget, type Target } from './targets.js';
+import { obtainTokens } from './tokens.js';
+
+/** What the run needs once the database is seeded and the helper processes are up. */
+interface Prepared {
+  fresh: FreshDatabase;
+  db: Database;
+  shared: SharedDependencies;
+  accounts: BenchAccounts;
+  clock: SeedClock;
+  machine: Machine;
+  scenarios: Scenario[];
+  driver: LoadDriver;
+  peerTargets: Target[];
+  keyEncryptionSecret: string;
+  metricsToken: string;
+}
+
+/**
+ * One benchmark run: a fresh database seeded with the small stage, the peers and the load driver
+ * started meanwhile; every scenario measured on every service configuration; then the measured
+ * employer grown to the large stage and the services restarted (a fresh process on a freshly
+ * analysed database) to measure the P3 scenarios again.
+ */
+export class Benchmark {
+  private readonly seeding: BenchResults['seeding'] = [];
+  private highWaterMarkBytes = 0;
+  private refreshPool: RefreshTokenPool | undefined;
+
+  constructor(
+    private readonly repository: string,
+    private readonly options: BenchOptions,
+    private readonly cleanup: Cleanup,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  async run(): Promise<BenchResults> {
+    const prepared = await this.prepare();
+    const fixtures = await this.fixtures(prepared);
+    const small = await this.runStage(prepared, fixtures, 'small');
+    let large: Measured[] = [];
+    if (prepared.scenarios.some((scenario) => scenario.stages.includes('large'))) {
+      const { smallEvents, largeEvents } = this.options;
+      await this.seed(prepared, 'large', [
+        measuredEvents(prepared.accounts, smallEvents, largeEvents),
+      ]);
+      large = await this.runStage(prepared, fixtures, 'large');
+    }
+    return buildResults({
+      options: this.options,
+      machine: prepared.machine,
+      seeding: this.seeding,
+      rows: summarize([...small, ...large], {
+        small: this.options.smallEvents,
+        large: this.options.largeEvents,
+      }),
+      highWaterMarkBytes: this.highWaterMarkBytes,
+    });
+  }
+
+  private async prepare(): Promise<Prepared> {
+    const { options, cleanup } = this;
+    const scenarios = selectScenarios(allScenarios(options.deepPage), options.only);
+    // The driver and the peers start while the database is migrated and seeded.
+    const driver = new LoadDriver(this.repository);
+    cleanup.add(() => driver.stop());
+    const peersStarted = startPeers(this.repository, peersOf(scenarios), PEER_CLIENT);
+    peersStarted.catch(() => {}); // Awaited, and reported, after seeding.
+    cleanup.add(async () => {
+      const peers = await peersStarted.catch(() => new Map<PeerName, RunningPeer>());
+      await Promise.all([...peers.values()].map((peer) => peer.stop()));
+    });
+
+    const fresh = await createFreshDatabase(options.db);
+    cleanup.add(() => fresh.remove());
+    const db = fresh.open();
+    cleanup.add(() => db.destroy());
+    await migrateToLatest(db);
+    const keyEncryptionSecret = randomToken(32);
+    const shared = benchDependencies(db, keyEncryptionSecret);
+    const accounts = await createBenchAccounts(shared);
+    const prepared = {
+      fresh,
+      db,
+      shared,
+      accounts,
+      clock: seedClock(),
+      machine: describeMachine(await databaseVersion(db, options.db)),
+      scenarios,
+      driver,
+      peerTargets: [] as Target[],
+      keyEncryptionSecret,
+      metricsToken: randomToken(24),
+    };
+    await this.seed(prepared, 'small', [
+      measuredEvents(accounts, 0, options.smallEvents),
+      otherEvents(accounts, options.otherEvents),
+    ]);
+    const [peers] = await Promise.all([peersStarted, driver.start()]);
+    prepared.peerTargets = [...peers.values()].map(peerTarget);
+    return prepared;
+  }
+
+  private async fixtures(prepared: Prepared): Promise<ScenarioFixtures> {
+    const bounds = filteredRange(prepared.clock);
+    return {
+      accounts: prepared.accounts,
+      eventId: await middleEventId(prepared.db, prepared.accounts, this.options.smallEvents),
+      range: {
+        after: new Date(bounds.from).toISOString(),
+        before: new Date(bounds.until).toISOString(),
+      },
+      deepPage: this.options.deepPage,
+      peerClient: PEER_CLIENT,
+      mintRefreshTokens: (count) => {
+        if (!this.refreshPool) throw new Error('no refresh token has been issued yet');
+        return this.refreshPool.mint(count);
+      },
+    };
+  }
+
+  private async seed(prepared: Prepared, stage: Stage, ranges: EventRange[]): Promise<void> {
+    const { db } = prepared;
+    const started = performance.now();
+    await seedEvents(
+      db,
+      this.options.db,
+      ranges,
+      prepared.shared.boxes.lobbyTokens,
+      prepared.clock,
+    );
+    await analyzeTables(db, this.options.db);
+    const seconds = Math.round((performance.now() - started) / 100) / 10;
+    const events = ranges.reduce((sum, range) => sum + range.to - range.from, 0);
+    this.seeding.push({ stage, eventsInserted: events, seconds });
+    this.log(`seeded ${events} events (${stage} stage) in ${seconds} s`);
+  }
+
+  private async runStage(
+    prepared: Prepared,
+    fixtures: ScenarioFixtures,
+    stage: Stage,
+  ): Promise<Measured[]> {
+    const scenarios = prepared.scenarios.filter((scenario) => scenario.stages.includes(stage));
+    if (!scenarios.length) return [];
+    const services = await startServices({
+      repository: this.repository,
+      configurations: serviceConfigurations(this.options.workers),
+      databaseEnv: prepared.fresh.env,
+      keyEncryptionSecret: prepared.keyEncryptionSecret,
+      metricsToken: prepared.metricsToken,
+      log: this.log,
+    });
+    const stopServices = async () => {
+      const processes = services.flatMap((service) => service.processIds());
+      this.highWaterMarkBytes = Math.max(this.highWaterMarkBytes, highWaterMark(processes));
+      await Promise.all(services.map((service) => service.stop()));
+    };
+    this.cleanup.add(stopServices);
+    const targets: ServiceTarget[] = [];
+    for (const service of services) {
+      const code = await issueAuthorizationCode(prepared.shared, prepared.accounts);
+      const { tokens, refreshToken } = await obtainTokens(service.url, prepared.accounts, code);
+      this.refreshPool ??= new RefreshTokenPool(prepared.db, refreshToken);
+      targets.push(serviceTarget(service, tokens));
+    }
+    const facts = await stageFacts({
+      db: prepared.db,
+      employerId: prepared.accounts.employers.measured,
+      range: filteredRange(prepared.clock),
+      serviceUrl: targets[0]!.url,
+      token: targets[0]!.tokens.employer,
+      deepPage: this.options.deepPage,
+    });
+    const measured = await measureStage({
+      stage,
+      scenarios,
+      targets: [...targets, ...prepared.peerTargets],
+      facts,
+      fixtures,
+      driver: prepared.driver,
+      options: this.options,
+      metricsToken: prepared.metricsToken,
+      log: this.log,
+    });
+    await this.cleanup.runOne(stopServices);
+    return measured;
+  }
+}
+
+/** The one client of the oidc-provider peer. */
+const PEER_CLIENT = { id: 'bench-peer-client', secret: randomToken(32), scope: 'api:read' };
+
+function peersOf(scenarios: readonly Scenario[]): PeerName[] {
+  const peers = scenarios.flatMap((scenario) =>
+    scenario.subject.kind === 'peer' ? [scenario.subject.peer] : [],
+  );
+  return [...new Set(peers)];
+}

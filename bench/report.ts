@@ -1,0 +1,136 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Machine } from './machine.js';
+import type { BenchOptions } from './options.js';
+import { formatCount, type SummaryRow } from './summary.js';
+
+/** Bump when the shape of results.json changes (bench/results.schema.json follows it). */
+export const RESULTS_SCHEMA_VERSION = 1;
+/** P4: the most resident memory any one service process may use under any scenario. */
+export const PEAK_RSS_LIMIT_MIB = 250;
+
+export interface BenchResults {
+  schemaVersion: typeof RESULTS_SCHEMA_VERSION;
+  generatedAt: string;
+  options: Omit<BenchOptions, 'resultsPath'>;
+  machine: Machine;
+  /** Events inserted before each stage (both employers) and how long it took, ANALYZE included. */
+  seeding: Array<{ stage: string; eventsInserted: number; seconds: number }>;
+  rows: SummaryRow[];
+  p4: { limitMiB: number; peakRssMiB: number | null; met: boolean | null };
+  /** Scenarios that could not be measured somewhere, and why. */
+  problems: string[];
+}
+
+export function buildResults(input: {
+  options: BenchOptions;
+  machine: Machine;
+  seeding: BenchResults['seeding'];
+  rows: SummaryRow[];
+  /** The highest VmHWM of any service process, in bytes, read before each was stopped. */
+  highWaterMarkBytes: number;
+}): BenchResults {
+  const { resultsPath: _resultsPath, ...options } = input.options;
+  const sampled = input.rows.map((row) => row.peakRssMiB ?? 0);
+  const peak = Math.max(input.highWaterMarkBytes / 1024 / 1024, ...sampled);
+  return {
+    schemaVersion: RESULTS_SCHEMA_VERSION,
+    generatedAt: new Date().toISOString(),
+    options,
+    machine: input.machine,
+    seeding: input.seeding,
+    rows: input.rows,
+    p4: {
+      limitMiB: PEAK_RSS_LIMIT_MIB,
+      peakRssMiB: peak > 0 ? Math.round(peak * 10) / 10 : null,
+      met: peak > 0 ? peak <= PEAK_RSS_LIMIT_MIB : null,
+    },
+    problems: input.rows.flatMap((row) =>
+      row.problem ? [`${row.scenario} on ${row.target.label} (${row.stage}): ${row.problem}`] : [],
+    ),
+  };
+}
+
+export function writeResults(path: string, results: BenchResults): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, `${JSON.stringify(results, null, 2)}\n`);
+}
+
+/** The table's columns; figures are right-aligned. */
+const COLUMNS: ReadonlyArray<{ title: string; figure?: true }> = [
+  { title: 'scenario' },
+  { title: 'events' },
+  { title: 'db' },
+  { title: 'workers' },
+  { title: 'req/s', figure: true },
+  { title: 'p50 ms', figure: true },
+  { title: 'p99 ms', figure: true },
+  { title: 'errors', figure: true },
+  { title: 'peak RSS MiB', figure: true },
+  { title: 'SQL/req', figure: true },
+  { title: 'vs' },
+  { title: 'ratio', figure: true },
+  { title: 'target' },
+  { title: 'met' },
+];
+
+/** The report for a terminal: one table, then P4 and the machine. */
+export function formatReport(results: BenchResults): string {
+  const database = results.options.db;
+  const cells = results.rows.map((row) => tableRow(row, database));
+  const widths = COLUMNS.map((column, index) =>
+    Math.max(column.title.length, ...cells.map((row) => row[index]!.length)),
+  );
+  const line = (values: readonly string[]) =>
+    values
+      .map((value, index) =>
+        COLUMNS[index]!.figure ? value.padStart(widths[index]!) : value.padEnd(widths[index]!),
+      )
+      .join('  ')
+      .trimEnd();
+  const { p4, machine } = results;
+  return [
+    line(COLUMNS.map((column) => column.title)),
+    line(widths.map((width) => '-'.repeat(width))),
+    ...cells.map(line),
+    '',
+    `P4 peak RSS of one service process over every scenario: ${p4.peakRssMiB ?? 'n/a'} MiB ` +
+      `(target <= ${p4.limitMiB} MiB): ${p4.met === null ? 'n/a' : p4.met ? 'met' : 'NOT met'}`,
+    `machine: ${machine.cpuModel}, ${machine.cores} cores, ${machine.memoryGiB} GiB, ` +
+      `Node ${machine.node}, ${machine.platform}, ${machine.database}`,
+    `${results.options.rounds} interleaved round(s), medians; ${results.options.connections} connections ` +
+      `(${results.options.seconds} s) or 1 connection (${results.options.serialSeconds} s) per measurement`,
+    ...results.problems.map((problem) => `NOT MEASURED: ${problem}`),
+  ].join('\n');
+}
+
+function tableRow(row: SummaryRow, database: string): string[] {
+  const comparison = row.comparison;
+  const measured = row.rounds > 0;
+  return [
+    row.scenario,
+    formatCount(row.events),
+    database,
+    row.target.kind === 'peer'
+      ? `peer ${row.target.label}`
+      : row.target.label === 'default'
+        ? `default (${row.workers ?? '?'})`
+        : `WORKERS=${row.target.label}`,
+    measured ? row.requestsPerSecond.toFixed(0) : '-',
+    measured ? row.latencyMs.p50.toFixed(2) : '-',
+    measured ? row.latencyMs.p99.toFixed(2) : '-',
+    measured ? String(row.errors.total) + (row.bodiesExhausted ? ' (pool ran out)' : '') : 'failed',
+    row.peakRssMiB === null ? '' : row.peakRssMiB.toFixed(0),
+    row.target.kind === 'peer' || !row.graphql
+      ? ''
+      : row.statementsPerRequest === null
+        ? 'n/a'
+        : row.statementsPerRequest.toFixed(1),
+    comparison?.against ?? '',
+    comparison?.ratio === null || comparison?.ratio === undefined
+      ? ''
+      : comparison.ratio.toFixed(2),
+    comparison?.target ? `${comparison.target.operator} ${comparison.target.value}` : '',
+    comparison?.met === null || comparison?.met === undefined ? '' : comparison.met ? 'yes' : 'NO',
+  ];
+}

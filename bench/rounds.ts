@@ -1,0 +1,121 @@
+import type { LoadDriver } from './driver-client.js';
+import type { LoadResult } from './load-protocol.js';
+import type { BenchOptions } from './options.js';
+import { probe, type ProbeOutcome } from './probe.js';
+import { RssSampler } from './rss-sampler.js';
+import type { Scenario, ScenarioFixtures, Stage, StageFacts } from './scenarios/index.js';
+import { targetsOf, type Target } from './targets.js';
+
+/**
+ * Sizing of single-use pools (refresh tokens): the first round assumes this rate, later rounds
+ * twice the rate the target served in the round before. A pool that runs out ends its round
+ * early, which the table shows.
+ */
+const FIRST_ROUND_RATE = 3000;
+const LATER_ROUND_MARGIN = 2;
+const MIN_POOL = 500;
+
+/** Everything measured of one scenario on one target at one stage. */
+export interface Measured {
+  scenario: Scenario;
+  stage: Stage;
+  target: Target;
+  probe: ProbeOutcome;
+  rounds: MeasuredRound[];
+}
+
+export interface MeasuredRound {
+  result: LoadResult;
+  /** Service only: the largest resident memory of one of its processes during the round. */
+  peakRssBytes?: number;
+  /** Service only: processes serving requests (cluster workers, or the one process). */
+  workers?: number;
+}
+
+/**
+ * Measures the scenarios of one stage: first a probe of each scenario on each target, then
+ * `rounds` interleaved rounds (in each round every scenario on every target, a service scenario's
+ * configurations next to each other and next to its peer), so that slow drifts of a shared
+ * machine touch every target alike.
+ */
+export async function measureStage(input: {
+  stage: Stage;
+  scenarios: readonly Scenario[];
+  targets: readonly Target[];
+  facts: StageFacts;
+  fixtures: ScenarioFixtures;
+  driver: LoadDriver;
+  options: BenchOptions;
+  metricsToken: string;
+  log: (line: string) => void;
+}): Promise<Measured[]> {
+  const { stage, facts, fixtures, options } = input;
+  const measured: Measured[] = [];
+  for (const scenario of input.scenarios) {
+    for (const target of targetsOf(scenario, input.targets)) {
+      const outcome = await probe({
+        scenario,
+        target,
+        stage,
+        facts,
+        fixtures,
+        metricsToken: input.metricsToken,
+      });
+      if (outcome.problem) input.log(`! ${scenario.name} on ${target.label}: ${outcome.problem}`);
+      measured.push({ scenario, stage, target, probe: outcome, rounds: [] });
+    }
+  }
+  for (let round = 1; round <= options.rounds; round++) {
+    for (const entry of measured) {
+      if (entry.probe.problem) continue;
+      input.log(
+        `round ${round}/${options.rounds} ${stage}: ${entry.scenario.name} on ${entry.target.label}`,
+      );
+      entry.rounds.push(await measureOnce(entry, round, input));
+    }
+  }
+  return measured;
+}
+
+function poolSize(entry: Measured, seconds: number): number {
+  const previous = entry.rounds.at(-1)?.result.requestsPerSecond;
+  if (previous === undefined) return Math.ceil(seconds * FIRST_ROUND_RATE);
+  return Math.max(MIN_POOL, Math.ceil(previous * seconds * LATER_ROUND_MARGIN));
+}
+
+async function measureOnce(
+  entry: Measured,
+  round: number,
+  input: {
+    driver: LoadDriver;
+    options: BenchOptions;
+    facts: StageFacts;
+    fixtures: ScenarioFixtures;
+  },
+): Promise<MeasuredRound> {
+  const { scenario, target, stage } = entry;
+  const { options } = input;
+  const seconds = scenario.serial ? options.serialSeconds : options.seconds;
+  const load = await scenario.load({
+    fixtures: input.fixtures,
+    tokens: target.kind === 'service' ? target.tokens : undefined,
+    stage,
+    facts: input.facts,
+    requests: poolSize(entry, seconds),
+  });
+  const sampler =
+    target.kind === 'service' ? new RssSampler(() => target.service.processIds()) : undefined;
+  const result = await input.driver.run({
+    url: `${target.url}${load.path}`,
+    method: load.method,
+    headers: load.headers,
+    ...(load.body !== undefined && { body: load.body }),
+    ...(load.bodies && { bodies: load.bodies }),
+    connections: scenario.serial ? 1 : options.connections,
+    seconds,
+    warmupSeconds: round === 1 && !options.quick ? 1 : 0,
+    graphql: scenario.graphql,
+  });
+  if (!sampler || target.kind !== 'service') return { result };
+  return { result, peakRssBytes: sampler.stop(), workers: target.service.servingProcesses() };
+}

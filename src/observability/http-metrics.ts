@@ -1,0 +1,43 @@
+import type { NextFunction, Request, Response } from 'express';
+import { httpRequestDuration } from './instruments.js';
+
+const STARTED_AT = Symbol('http-metrics.startedAt');
+
+interface TimedResponse extends Response {
+  [STARTED_AT]?: number;
+}
+
+/** Static files are served by a middleware, not a route: they share one label. */
+const STATIC_MOUNT = '/assets';
+
+/**
+ * Times every response into http_request_duration_seconds. One shared listener per response,
+ * the start time on the response itself: nothing else is allocated per request.
+ */
+export function observeRequests(_req: Request, res: Response, next: NextFunction): void {
+  (res as TimedResponse)[STARTED_AT] = performance.now();
+  // 'finish' fires once; `on` avoids the wrapper `once` would allocate.
+  res.on('finish', recordResponse);
+  next();
+}
+
+function recordResponse(this: TimedResponse): void {
+  const startedAt = this[STARTED_AT];
+  if (startedAt === undefined) return;
+  httpRequestDuration.observe(
+    { method: this.req.method, route: routeLabel(this.req), status_code: this.statusCode },
+    (performance.now() - startedAt) / 1000,
+  );
+}
+
+/**
+ * The pattern of the route that answered (`/console/apps/:appId`), never the path itself, so
+ * ids and tokens in paths do not become labels. Every router is mounted at the root, so the
+ * route's own pattern is the whole one.
+ */
+function routeLabel(req: Request): string {
+  const path: unknown = (req.route as { path?: unknown } | undefined)?.path;
+  if (typeof path === 'string') return path;
+  if (req.baseUrl === STATIC_MOUNT) return `${STATIC_MOUNT}/*`;
+  return 'unmatched';
+}

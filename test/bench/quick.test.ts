@@ -1,0 +1,88 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
+import { allScenarios } from '../../bench/scenarios/index.js';
+
+const REPOSITORY = fileURLToPath(new URL('../..', import.meta.url));
+const DEEP_PAGE = 3;
+
+/**
+ * `npm run bench -- --quick` with tiny durations and seed sizes: the harness starts the service
+ * (both configurations), the peers and the load driver, measures every scenario and writes a
+ * results.json that matches bench/results.schema.json. Figures are not asserted, only that each
+ * scenario was measured, served requests and saw no errors.
+ */
+describe('benchmark harness (--quick, tiny)', function () {
+  this.timeout(180_000);
+  const directory = mkdtempSync(join(tmpdir(), 'hpa-bench-test-'));
+  const resultsPath = join(directory, 'results.json');
+  let exitCode: number | null;
+  let stdout = '';
+  let stderr = '';
+
+  before(async () => {
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'bench/run.ts',
+        '--quick',
+        ...['--seconds', '0.5', '--serial-seconds', '0.3', '--connections', '4'],
+        ...['--small-events', '200', '--large-events', '300', '--other-events', '50'],
+        ...['--deep-page', String(DEEP_PAGE), '--results', resultsPath],
+      ],
+      { cwd: REPOSITORY, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    [exitCode] = (await once(child, 'exit')) as [number | null];
+  });
+
+  after(() => rmSync(directory, { recursive: true, force: true }));
+
+  it('exits 0 and prints the table, P4 and the machine', () => {
+    assert.equal(exitCode, 0, `the harness failed:\n${stderr.slice(-4000)}`);
+    assert.match(stdout, /^scenario +events +db +workers +req\/s/m);
+    assert.match(stdout, /^P4 peak RSS/m);
+    assert.match(stdout, /^machine: .*cores/m);
+  });
+
+  it('writes results that validate against bench/results.schema.json', () => {
+    const schema = JSON.parse(readFileSync(join(REPOSITORY, 'bench/results.schema.json'), 'utf8'));
+    const ajv = new Ajv({ allErrors: true, allowUnionTypes: true });
+    addFormats.default(ajv);
+    const validate = ajv.compile(schema);
+    assert.ok(validate(readResults()), JSON.stringify(validate.errors, null, 2));
+    assert.deepEqual(readResults().problems, []);
+  });
+
+  it('measures every scenario on every target at each of its stages, without errors', () => {
+    const rows = readResults().rows as any[];
+    const expected = allScenarios(DEEP_PAGE).flatMap((scenario) =>
+      scenario.stages.flatMap((stage) =>
+        (scenario.subject.kind === 'service' ? ['default', '1'] : [scenario.subject.peer]).map(
+          (target) => `${scenario.name} | ${stage} | ${target}`,
+        ),
+      ),
+    );
+    const measured = rows.map((row) => `${row.scenario} | ${row.stage} | ${row.target.label}`);
+    assert.deepEqual([...measured].sort(), [...expected].sort());
+    for (const row of rows) {
+      const what = `${row.scenario} on ${row.target.label} (${row.stage})`;
+      assert.equal(row.rounds, 1, what);
+      assert.ok(row.requestsPerSecond > 0, `${what} served no request`);
+      assert.equal(row.errors.total, 0, `${what}: ${JSON.stringify(row.errors)}`);
+    }
+  });
+
+  function readResults(): any {
+    return JSON.parse(readFileSync(resultsPath, 'utf8'));
+  }
+});
