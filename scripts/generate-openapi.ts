@@ -313,6 +313,11 @@ async function main(): Promise<void> {
   }
 }
 
+// No top-level await: tests import this module, and a module graph with one cannot be loaded
+// through require(), which is how mocha loads spec files first.
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  await main();
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  });
 }
