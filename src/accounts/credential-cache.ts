@@ -52,6 +52,17 @@ export class CredentialCache {
   }
 
   /**
+   * Drops the entry of `clientId` (the database said otherwise: a secret that did not match, an
+   * app that no longer exists), so that the next request reads it anew.
+   */
+  forget(clientId: string): void {
+    void this.generation?.then(
+      (generation) => generation.apps.delete(clientId),
+      () => undefined,
+    );
+  }
+
+  /**
    * The epoch as of which `app` was read, if this cache returned it; a write relying on it passes
    * this as `factsAsOf`. Undefined for a row read from the database by anyone else.
    */

@@ -104,6 +104,18 @@ describeEachDialect(
       assert.equal(await tokensOfApp(), before + 2);
       const jtis = [fresh, again].map((answer) => jtiOf(answer.body.access_token as string));
       assert.equal((await other('access_tokens').whereIn('jti', jtis)).length, 2);
+
+      // The new secret is cached again: after the requests that learn of the change, the app
+      // is served from memory once more.
+      for (let i = 0; i < 3; i += 1) {
+        const answer = await requests.clientCredentials(undefined, rotated.clientSecret);
+        assert.equal(answer.status, 200);
+      }
+      const { result, reads } = await credentialReadsDuring(service.db, () =>
+        requests.clientCredentials(undefined, rotated.clientSecret),
+      );
+      assert.equal(result.status, 200);
+      assert.equal(reads, 0, 'the rotated app is cached again');
     });
 
     it("the owner's membership removed elsewhere: the next employer token is refused", async () => {

@@ -29,9 +29,19 @@ export class ClientAuthenticator {
     presented: PresentedClient,
     options: { fromCache?: boolean } = {},
   ): Promise<AuthenticatedClient> {
-    const app = options.fromCache
-      ? await this.cache.appByClientId(presented.clientId)
-      : await this.apps.findByClientId(presented.clientId);
+    if (!options.fromCache)
+      return this.check(presented, await this.apps.findByClientId(presented.clientId));
+    try {
+      return this.check(presented, await this.cache.appByClientId(presented.clientId));
+    } catch (error) {
+      // The cached entry may predate a secret rotated elsewhere: the database decides, and the
+      // entry is read anew next time.
+      this.cache.forget(presented.clientId);
+      throw error;
+    }
+  }
+
+  private check(presented: PresentedClient, app: AppRow | undefined): AuthenticatedClient {
     const failed = () => this.failure(presented);
     if (!app) throw failed();
     if (app.client_type === 'public') {

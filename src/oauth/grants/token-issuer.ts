@@ -170,7 +170,11 @@ export class TokenIssuer {
         ),
       );
     } catch (error) {
-      if (!(error instanceof StaleFacts)) throw error;
+      if (!(error instanceof StaleFacts)) {
+        // The app is gone (storing's answer): its cached entry goes with it.
+        if (error instanceof OAuthError) this.deps.credentials.forget(client.client_id);
+        throw error;
+      }
       await this.deps.credentials.forgetBefore(error.epoch);
       throw new CachedFactsChanged();
     }
