@@ -31,14 +31,14 @@ class ItemStore extends Store {
 }
 
 /**
- * Which connection each statement ran on. Knex tags the connections of its own pool
- * (`__knexUid`); the reader connections (src/db/dialects/sqlite-readers.ts) are opened beside
- * that pool and carry no tag.
+ * Which connection each statement ran on, by the id knex reports in its query events
+ * (`__knexUid`): the reader connections (src/db/dialects/sqlite-readers.ts) are opened beside
+ * knex's pool and tagged `__knexUid_reader<n>`.
  */
 function connectionsOf(db: Database) {
   const statements: Array<{ sql: string; onWriter: boolean }> = [];
   const listener = (query: { sql: string; __knexUid?: string }) =>
-    statements.push({ sql: query.sql, onWriter: query.__knexUid !== undefined });
+    statements.push({ sql: query.sql, onWriter: !query.__knexUid?.includes('_reader') });
   db.on('query', listener);
   return {
     statements,

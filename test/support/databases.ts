@@ -47,7 +47,8 @@ const MATRIX: Record<Dialect, MatrixEntry> = {
       const directory = mkdtempSync(join(tmpdir(), 'hpa-test-'));
       const filename = join(directory, 'service.sqlite');
       return {
-        config: { client: 'sqlite', filename },
+        // As configured by default: reads outside transactions on reader connections.
+        config: { client: 'sqlite', filename, readConnections: 4 },
         env: { SQLITE_PATH: filename, DATABASE_URL: '' },
         async remove(db) {
           await db.destroy();

@@ -72,7 +72,7 @@ export function sqliteClientClass(
   return class WriterClient extends Client_SQLite3 {
     // One slot per client, shared by the clients knex derives from it: the migrator's clone
     // copies plain-object properties (lodash merge) but shares class instances like this one.
-    private readonly readerPool = new ReaderSlot();
+    private readonly readerPool = new ReaderSlot(this as unknown as Knex.Client);
 
     // Plain reads outside a transaction go to the reader connections (sqlite-readers.ts);
     // everything else, transactions' reads included, runs on the one writer connection.
@@ -86,8 +86,14 @@ export function sqliteClientClass(
         !holder.closed &&
         SqliteReaders.accepts(builder, transacting)
       ) {
-        holder.readers ??= new SqliteReaders(this as never, readers.size, readers.busyTimeoutMs);
-        holder.view ??= holder.readers.clientView(this as unknown as Knex.Client);
+        holder.readers ??= new SqliteReaders(
+          holder.client as never,
+          readers.size,
+          readers.busyTimeoutMs,
+        );
+        // A view of the client that made the slot, whose listeners ('query' events) are the
+        // database handle's, even when the first read comes through a clone.
+        holder.view ??= holder.readers.clientView(holder.client);
         return super.runner.call(holder.view, builder);
       }
       return super.runner(builder);
@@ -115,6 +121,7 @@ export function sqliteClientClass(
 }
 
 class ReaderSlot {
+  constructor(readonly client: Knex.Client) {}
   readers?: SqliteReaders;
   view?: Knex.Client;
   closed?: true;

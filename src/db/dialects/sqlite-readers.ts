@@ -9,7 +9,11 @@ export interface RawConnections {
 
 interface SqliteConnection {
   exec(sql: string, callback: (error: Error | null) => void): void;
+  /** The id knex gives its pooled connections and reports in its query events. */
+  __knexUid?: string;
 }
+
+let readersOpened = 0;
 
 /** Query builder internals that say what a query does (knex sets them; none are public API). */
 interface BuilderShape {
@@ -38,6 +42,7 @@ export class SqliteReaders {
       idleTimeoutMillis: 60_000,
       create: async () => {
         const connection = (await connections.acquireRawConnection()) as SqliteConnection;
+        connection.__knexUid = `__knexUid_reader${(readersOpened += 1)}`;
         await new Promise<void>((resolve, reject) =>
           connection.exec(
             `PRAGMA busy_timeout = ${busyTimeoutMs}; PRAGMA query_only = ON`,
