@@ -106,6 +106,7 @@ const observabilityVariables = {
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   WORKERS: positiveInt.max(256).optional(),
+  WORKER_MAX_OLD_SPACE_MB: z.coerce.number().int().min(64).max(65_536).default(160),
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -201,8 +202,13 @@ export interface Config {
   signingKeyActivationDelayMs: number;
   /** Where /metrics is served; neither `token` nor `port` set turns metrics off. */
   metrics: { token?: string; port?: number; host: string };
-  /** Processes serving the port (node:cluster workers); 1 runs no cluster. */
+  /**
+   * Processes serving the port (node:cluster workers). In production they always run under a
+   * cluster primary that replaces a worker that dies; elsewhere 1 runs no cluster.
+   */
   workers: number;
+  /** V8 old-space limit of each worker, in MiB: bounds a worker's memory under load. */
+  workerMaxOldSpaceMb: number;
 }
 
 export interface RateLimit {
@@ -278,6 +284,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     signingKeyActivationDelayMs: e.SIGNING_KEY_ACTIVATION_DELAY_SECONDS * 1000,
     metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT, host: e.METRICS_HOST },
     workers: e.WORKERS ?? (e.NODE_ENV === 'production' ? availableParallelism() : 1),
+    workerMaxOldSpaceMb: e.WORKER_MAX_OLD_SPACE_MB,
   };
 }
 

@@ -6,8 +6,8 @@ import { createLogger } from './logging.js';
 import type { Tracing } from './observability/tracing.js';
 
 /**
- * Process entry point: `npm start`. With WORKERS > 1 this process is the cluster primary and
- * each worker runs this file again. Tracing, when OTEL_EXPORTER_OTLP_ENDPOINT is set, starts
+ * Process entry point: `npm start`. With WORKERS > 1, or in production, this process is the
+ * cluster primary and each worker runs this file again. Tracing, when OTEL_EXPORTER_OTLP_ENDPOINT is set, starts
  * before the server's modules (express, knex, pg, graphql) are imported, so that they are
  * instrumented; hence the dynamic imports.
  */
@@ -23,7 +23,9 @@ async function main(): Promise<void> {
     throw error;
   }
   const logger = createLogger(config.logLevel);
-  if (cluster.isPrimary && config.workers > 1) {
+  // In production even one worker runs under a primary: it is restarted if it dies, and its
+  // heap is bounded (WORKER_MAX_OLD_SPACE_MB), which only a process's start can set.
+  if (cluster.isPrimary && (config.workers > 1 || config.env === 'production')) {
     const { runPrimary } = await import('./cluster/primary.js');
     await runPrimary(config, logger);
     return;

@@ -12,6 +12,7 @@ describe('configuration', () => {
       client: 'sqlite',
       filename: './data/service.sqlite',
       synchronous: 'NORMAL',
+      readConnections: 4,
     });
     assert.equal(config.logLevel, 'info');
     assert.equal(config.archiveAfterDays, 30);
@@ -82,6 +83,7 @@ describe('configuration', () => {
       client: 'sqlite',
       filename: './data/service.sqlite',
       synchronous: 'FULL',
+      readConnections: 4,
     });
     assert.throws(() => loadConfig({ SQLITE_SYNCHRONOUS: 'OFF' }), /SQLITE_SYNCHRONOUS/);
   });
@@ -102,5 +104,24 @@ describe('configuration', () => {
         return true;
       },
     );
+  });
+});
+
+describe('configuration of throughput and memory', () => {
+  it('takes SQLITE_READ_CONNECTIONS (0 turns readers off) and refuses negative or huge counts', () => {
+    const readers = (value: string) => {
+      const { database } = loadConfig({ SQLITE_READ_CONNECTIONS: value });
+      return database.client === 'sqlite' ? database.readConnections : undefined;
+    };
+    assert.equal(readers('0'), 0);
+    assert.equal(readers('8'), 8);
+    assert.throws(() => loadConfig({ SQLITE_READ_CONNECTIONS: '-1' }), ConfigError);
+    assert.throws(() => loadConfig({ SQLITE_READ_CONNECTIONS: '65' }), ConfigError);
+  });
+
+  it('bounds workers’ heaps at 160 MiB unless WORKER_MAX_OLD_SPACE_MB says otherwise', () => {
+    assert.equal(loadConfig({}).workerMaxOldSpaceMb, 160);
+    assert.equal(loadConfig({ WORKER_MAX_OLD_SPACE_MB: '512' }).workerMaxOldSpaceMb, 512);
+    assert.throws(() => loadConfig({ WORKER_MAX_OLD_SPACE_MB: '10' }), ConfigError);
   });
 });

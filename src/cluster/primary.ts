@@ -28,7 +28,7 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
     }
   }
 
-  const pool = new WorkerPool(config.workers, logger);
+  const pool = new WorkerPool(config.workers, logger, config.workerMaxOldSpaceMb);
   let stopping: Promise<void> | undefined;
   const stop = (signal: NodeJS.Signals | 'startup failure') => {
     stopping ??= (async () => {

@@ -29,8 +29,19 @@ export class WorkerPool {
   constructor(
     size: number,
     private readonly logger: Logger,
+    maxOldSpaceMb: number,
   ) {
     this.slots = Array.from({ length: size }, () => ({ startedAt: 0, crashes: 0 }));
+    // V8 grows a busy heap lazily (garbage of requests in flight is promoted and stays until a
+    // major collection); a limit makes it collect sooner. A limit given to node itself wins.
+    const given = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((flag) =>
+      flag.includes('--max-old-space-size'),
+    );
+    if (!given) {
+      cluster.setupPrimary({
+        execArgv: [...process.execArgv, `--max-old-space-size=${maxOldSpaceMb}`],
+      });
+    }
   }
 
   /**
