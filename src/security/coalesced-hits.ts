@@ -48,13 +48,17 @@ export class CoalescedHits {
     const now = this.clock.now();
     let windows: RateLimitWindow[];
     try {
-      windows = await this.store.inTransaction(async (store) => {
-        const counted: RateLimitWindow[] = [];
-        for (const [key, waiters] of group) {
-          counted.push(await store.hit(key, now, this.windowMs, waiters.length));
-        }
-        return counted;
-      });
+      // One key's count is one atomic statement; several share one transaction (one commit).
+      const [only] = group.size === 1 ? group : [];
+      windows = only
+        ? [await this.store.hit(only[0], now, this.windowMs, only[1].length)]
+        : await this.store.inTransaction(async (store) => {
+            const counted: RateLimitWindow[] = [];
+            for (const [key, waiters] of group) {
+              counted.push(await store.hit(key, now, this.windowMs, waiters.length));
+            }
+            return counted;
+          });
     } catch (error) {
       for (const waiters of group.values()) for (const waiter of waiters) waiter.reject(error);
       return;

@@ -29,6 +29,24 @@ describeEachDialect('rate limiter', (database) => {
     }
   });
 
+  it('counts concurrent attempts on several keys together, each key exactly', async () => {
+    const clock = new ManualClock();
+    const limiter = new RateLimiter(new RateLimitStore(database().db), 'keys', limit, clock);
+    const keys = ['a', 'b', 'c'];
+    const decisions = await Promise.all(
+      Array.from({ length: 120 }, (_, i) =>
+        limiter.consume(keys[i % 3]!).then((decision) => ({ key: keys[i % 3]!, decision })),
+      ),
+    );
+    for (const key of keys) {
+      const admitted = decisions.filter((d) => d.key === key && d.decision.allowed).length;
+      assert.equal(admitted, limit.max, `key ${key}`);
+    }
+    // Within a key, the first attempts are the admitted ones, as if counted one at a time.
+    const ofA = decisions.filter((d) => d.key === 'a').map((d) => d.decision.allowed);
+    assert.deepEqual(ofA, [...Array(limit.max).fill(true), ...Array(40 - limit.max).fill(false)]);
+  });
+
   it('opens a new window when the old one ends, and forgets a key on reset', async () => {
     const clock = new ManualClock();
     const limiter = new RateLimiter(new RateLimitStore(database().db), 'window', limit, clock);
