@@ -63,6 +63,7 @@ interface Prepared {
  */
 export class Benchmark {
   private readonly seeding: BenchResults['seeding'] = [];
+  private readonly serviceLogs: BenchResults['serviceLogs'] = [];
   private highWaterMarkBytes = 0;
   private refreshPool: RefreshTokenPool | undefined;
 
@@ -89,6 +90,7 @@ export class Benchmark {
       options: this.options,
       machine: prepared.machine,
       seeding: this.seeding,
+      serviceLogs: this.serviceLogs,
       rows: summarize([...small, ...large], {
         small: this.options.smallEvents,
         large: this.options.largeEvents,
@@ -161,13 +163,13 @@ export class Benchmark {
   private async seed(prepared: Prepared, stage: Stage, ranges: EventRange[]): Promise<void> {
     const { db } = prepared;
     const started = performance.now();
-    await seedEvents(
-      db,
-      this.options.db,
+    await seedEvents({
+      engine: this.options.db,
+      connect: prepared.fresh.open,
       ranges,
-      prepared.shared.boxes.lobbyTokens,
-      prepared.clock,
-    );
+      lobbyTokenBox: prepared.shared.boxes.lobbyTokens,
+      clock: prepared.clock,
+    });
     await analyzeTables(db, this.options.db);
     const seconds = Math.round((performance.now() - started) / 100) / 10;
     const events = ranges.reduce((sum, range) => sum + range.to - range.from, 0);
@@ -194,6 +196,13 @@ export class Benchmark {
       const processes = services.flatMap((service) => service.processIds());
       this.highWaterMarkBytes = Math.max(this.highWaterMarkBytes, highWaterMark(processes));
       await Promise.all(services.map((service) => service.stop()));
+      for (const service of services) {
+        this.serviceLogs.push({
+          configuration: service.configuration.label,
+          stage,
+          ...service.logged(),
+        });
+      }
     };
     this.cleanup.add(stopServices);
     const targets: ServiceTarget[] = [];

@@ -16,7 +16,8 @@ export class LoadDriver {
     this.child = spawnChild(process.execPath, ['--import', 'tsx', 'bench/load-driver.ts'], {
       cwd: repository,
       env: { NODE_ENV: 'production' },
-      onLine: (line) => {
+      onLine: (line, stream) => {
+        if (stream !== 'stdout') return;
         if (line === 'ready') return markReady();
         if (!line.startsWith('{')) return;
         const answer = JSON.parse(line) as LoadResult | LoadFailure;

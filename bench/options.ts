@@ -28,8 +28,8 @@ export interface BenchOptions {
 
 const FULL = {
   rounds: 3,
-  seconds: 5,
-  serialSeconds: 3,
+  seconds: 4,
+  serialSeconds: 2.5,
   smallEvents: 10_000,
   largeEvents: 1_000_000,
   otherEvents: 100_000,
@@ -65,12 +65,12 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     .option('--rounds <n>', 'interleaved rounds (3 full, 1 quick)', positiveInteger)
     .option(
       '--seconds <s>',
-      'seconds per measurement under load (5 full, 1.5 quick)',
+      'seconds per measurement under load (4 full, 1.5 quick)',
       positiveNumber,
     )
     .option(
       '--serial-seconds <s>',
-      'seconds per one-request-at-a-time measurement (3 full, 1 quick)',
+      'seconds per one-request-at-a-time measurement (2.5 full, 1 quick)',
       positiveNumber,
     )
     .option('--connections <n>', 'connections under load', positiveInteger, 50)

@@ -45,8 +45,10 @@ async function startPeer(
       PEER_CLIENT_SECRET: client.secret,
       PEER_SCOPE: client.scope,
     },
-    onLine: (line) => {
-      if (line.startsWith('ready ')) announced(line.slice('ready '.length).trim());
+    onLine: (line, stream) => {
+      if (stream === 'stdout' && line.startsWith('ready ')) {
+        announced(line.slice('ready '.length).trim());
+      }
     },
   });
   const failed = child.exited.then(() => {

@@ -19,7 +19,11 @@ export interface Child {
 export function spawnChild(
   command: string,
   args: readonly string[],
-  options: { cwd: string; env: Record<string, string>; onLine?: (line: string) => void },
+  options: {
+    cwd: string;
+    env: Record<string, string>;
+    onLine?: (line: string, stream: 'stdout' | 'stderr') => void;
+  },
 ): Child {
   const child = spawn(command, args, {
     cwd: options.cwd,
@@ -27,18 +31,16 @@ export function spawnChild(
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let output = '';
-  let partial = '';
-  const keep = (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-OUTPUT_KEPT);
-  };
-  child.stdout!.on('data', (chunk: Buffer) => {
-    keep(chunk);
-    if (!options.onLine) return;
-    const lines = (partial + chunk.toString()).split('\n');
-    partial = lines.pop() ?? '';
-    for (const line of lines) options.onLine(line);
-  });
-  child.stderr!.on('data', keep);
+  for (const stream of ['stdout', 'stderr'] as const) {
+    let partial = '';
+    child[stream]!.on('data', (chunk: Buffer) => {
+      output = (output + chunk.toString()).slice(-OUTPUT_KEPT);
+      if (!options.onLine) return;
+      const lines = (partial + chunk.toString()).split('\n');
+      partial = lines.pop() ?? '';
+      for (const line of lines) options.onLine(line, stream);
+    });
+  }
   const exited = once(child, 'exit');
   return {
     process: child,

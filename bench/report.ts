@@ -16,6 +16,8 @@ export interface BenchResults {
   machine: Machine;
   /** Events inserted before each stage (both employers) and how long it took, ANALYZE included. */
   seeding: Array<{ stage: string; eventsInserted: number; seconds: number }>;
+  /** What each service process logged at LOG_LEVEL=warn (warnings and errors), per stage. */
+  serviceLogs: Array<{ configuration: string; stage: string; lines: number; first: string[] }>;
   rows: SummaryRow[];
   p4: { limitMiB: number; peakRssMiB: number | null; met: boolean | null };
   /** Scenarios that could not be measured somewhere, and why. */
@@ -26,6 +28,7 @@ export function buildResults(input: {
   options: BenchOptions;
   machine: Machine;
   seeding: BenchResults['seeding'];
+  serviceLogs: BenchResults['serviceLogs'];
   rows: SummaryRow[];
   /** The highest VmHWM of any service process, in bytes, read before each was stopped. */
   highWaterMarkBytes: number;
@@ -39,6 +42,7 @@ export function buildResults(input: {
     options,
     machine: input.machine,
     seeding: input.seeding,
+    serviceLogs: input.serviceLogs,
     rows: input.rows,
     p4: {
       limitMiB: PEAK_RSS_LIMIT_MIB,
@@ -100,6 +104,13 @@ export function formatReport(results: BenchResults): string {
       `Node ${machine.node}, ${machine.platform}, ${machine.database}`,
     `${results.options.rounds} interleaved round(s), medians; ${results.options.connections} connections ` +
       `(${results.options.seconds} s) or 1 connection (${results.options.serialSeconds} s) per measurement`,
+    ...results.serviceLogs
+      .filter((log) => log.lines > 0)
+      .map(
+        (log) =>
+          `service (${log.configuration === '1' ? 'WORKERS=1' : log.configuration}, ${log.stage} stage) ` +
+          `logged ${log.lines} warning/error line(s); first: ${logLineGist(log.first[0] ?? '')}`,
+      ),
     ...results.problems.map((problem) => `NOT MEASURED: ${problem}`),
   ].join('\n');
 }
@@ -109,7 +120,7 @@ function tableRow(row: SummaryRow, database: string): string[] {
   const measured = row.rounds > 0;
   return [
     row.scenario,
-    formatCount(row.events),
+    row.target.kind === 'peer' ? '' : formatCount(row.events),
     database,
     row.target.kind === 'peer'
       ? `peer ${row.target.label}`
@@ -133,4 +144,15 @@ function tableRow(row: SummaryRow, database: string): string[] {
     comparison?.target ? `${comparison.target.operator} ${comparison.target.value}` : '',
     comparison?.met === null || comparison?.met === undefined ? '' : comparison.met ? 'yes' : 'NO',
   ];
+}
+
+/** A pino line as level, message and error message; any other line as it is (shortened). */
+function logLineGist(line: string): string {
+  try {
+    const entry = JSON.parse(line) as { level?: number; msg?: string; err?: { message?: string } };
+    const level = entry.level === undefined ? '' : entry.level >= 50 ? 'error ' : 'warning ';
+    return `${level}"${entry.msg ?? ''}"${entry.err?.message ? `: ${entry.err.message}` : ''}`;
+  } catch {
+    return line.slice(0, 300);
+  }
 }

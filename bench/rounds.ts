@@ -7,13 +7,11 @@ import type { Scenario, ScenarioFixtures, Stage, StageFacts } from './scenarios/
 import { targetsOf, type Target } from './targets.js';
 
 /**
- * Sizing of single-use pools (refresh tokens): the first round assumes this rate, later rounds
- * twice the rate the target served in the round before. A pool that runs out ends its round
- * early, which the table shows.
+ * Single-use pools (refresh tokens) hold this many per second of measurement, more than the
+ * refresh grant can serve on a machine of a few cores (it signs an RS256 ID token). A pool that
+ * runs out ends its round early, which the table shows.
  */
-const FIRST_ROUND_RATE = 3000;
-const LATER_ROUND_MARGIN = 2;
-const MIN_POOL = 500;
+const POOL_PER_SECOND = 3000;
 
 /** Everything measured of one scenario on one target at one stage. */
 export interface Measured {
@@ -77,12 +75,6 @@ export async function measureStage(input: {
   return measured;
 }
 
-function poolSize(entry: Measured, seconds: number): number {
-  const previous = entry.rounds.at(-1)?.result.requestsPerSecond;
-  if (previous === undefined) return Math.ceil(seconds * FIRST_ROUND_RATE);
-  return Math.max(MIN_POOL, Math.ceil(previous * seconds * LATER_ROUND_MARGIN));
-}
-
 async function measureOnce(
   entry: Measured,
   round: number,
@@ -101,7 +93,7 @@ async function measureOnce(
     tokens: target.kind === 'service' ? target.tokens : undefined,
     stage,
     facts: input.facts,
-    requests: poolSize(entry, seconds),
+    requests: Math.ceil(seconds * POOL_PER_SECOND),
   });
   const sampler =
     target.kind === 'service' ? new RssSampler(() => target.service.processIds()) : undefined;

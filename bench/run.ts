@@ -38,6 +38,13 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof Error ? error.message : error);
+  console.error(describeError(error));
   process.exitCode = 1;
 });
+
+/** The message and its causes (fetch reports only "fetch failed"; the cause says why). */
+function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause === undefined ? '' : `\n  caused by: ${describeError(error.cause)}`;
+  return `${error.stack ?? error.message}${cause}`;
+}

@@ -48,45 +48,72 @@ export function earliestStart(clock: SeedClock): number {
  * for one in twenty, as cancelling leaves them), its creator as interviewer 0 and one invited
  * interviewer, an interviewee (RSVPED) and the landing, interviewer and interviewee lobby tokens.
  * Only base tables are written: whatever the migrations derive from them (kept by triggers) is
- * the database's to maintain. One INSERT … SELECT per table and chunk, with a progress bar.
+ * the database's to maintain. One INSERT … SELECT per table and chunk, with a progress bar;
+ * on PostgreSQL two connections insert chunks side by side (one SQLite file has one writer).
  *
  * Lobby tokens: each role's `token_encrypted` is one token sealed by the service's own box, so
  * every URL the API builds decrypts; `token_hash` is a unique generated digest, so the lobby
  * pages do not open for seeded events (nothing in the benchmark opens them).
  */
-export async function seedEvents(
-  db: Database,
-  engine: BenchDatabase,
-  ranges: readonly EventRange[],
-  lobbyTokenBox: SecretBox,
-  clock: SeedClock,
-): Promise<void> {
+export async function seedEvents(input: {
+  engine: BenchDatabase;
+  /** A new connection of the harness's own (each lane of inserts gets one). */
+  connect: () => Database;
+  ranges: readonly EventRange[];
+  lobbyTokenBox: SecretBox;
+  clock: SeedClock;
+}): Promise<void> {
+  const { engine, ranges, lobbyTokenBox, clock } = input;
   const dialect = seedDialect(engine);
   const sealed = {
     landing: lobbyTokenBox.seal(randomToken(32)),
     interviewer: lobbyTokenBox.seal(randomToken(32)),
     interviewee: lobbyTokenBox.seal(randomToken(32)),
   };
-  const total = ranges.reduce((sum, range) => sum + (range.to - range.from), 0) * ROWS_PER_EVENT;
-  // The harness's connection pool holds one connection, so these stay in force.
-  for (const setting of dialect.bulkLoadSettings) await db.raw(setting);
+  const chunks = ranges.flatMap((range) => {
+    const rows = new EventRows(dialect, range, clock, sealed);
+    const starts = Array.from(
+      { length: Math.ceil((range.to - range.from) / CHUNK_EVENTS) },
+      (_, index) => range.from + index * CHUNK_EVENTS,
+    );
+    return starts.map((from) => ({ rows, from, to: Math.min(range.to, from + CHUNK_EVENTS) }));
+  });
+  const total = chunks.reduce((sum, chunk) => sum + chunk.to - chunk.from, 0) * ROWS_PER_EVENT;
   const progress = new ProgressBar('seeding', total, 'rows');
-  for (const range of ranges) {
-    for (let from = range.from; from < range.to; from += CHUNK_EVENTS) {
-      const chunk = { from, to: Math.min(range.to, from + CHUNK_EVENTS) };
-      const events = chunk.to - chunk.from;
-      const rows = new EventRows(dialect, range, clock, sealed);
-      await db.raw(rows.events(chunk));
-      progress.advance(events);
-      await db.raw(rows.interviewers(chunk));
-      progress.advance(2 * events);
-      await db.raw(rows.interviewees(chunk));
-      progress.advance(events);
-      await db.raw(rows.lobbyTokens(chunk));
-      progress.advance(3 * events);
+  let next = 0;
+  // Each lane takes the next chunk until none is left; the lanes share nothing but the tables.
+  const lane = async () => {
+    const db = input.connect();
+    try {
+      // The connection's pool holds one connection, so these stay in force.
+      for (const setting of dialect.bulkLoadSettings) await db.raw(setting);
+      for (let chunk = chunks[next++]; chunk; chunk = chunks[next++]) {
+        await insertChunk(db, chunk, progress);
+      }
+    } finally {
+      await db.destroy();
     }
-  }
+  };
+  await Promise.all(Array.from({ length: dialect.lanes }, lane));
   progress.finish();
+}
+
+/** One chunk of events and the rows that hang from them, parents first. */
+async function insertChunk(
+  db: Database,
+  chunk: { rows: EventRows; from: number; to: number },
+  progress: ProgressBar,
+): Promise<void> {
+  const { rows } = chunk;
+  const events = chunk.to - chunk.from;
+  await db.raw(rows.events(chunk));
+  progress.advance(events);
+  await db.raw(rows.interviewers(chunk));
+  progress.advance(2 * events);
+  await db.raw(rows.interviewees(chunk));
+  progress.advance(events);
+  await db.raw(rows.lobbyTokens(chunk));
+  progress.advance(3 * events);
 }
 
 /** Refreshes the planner's statistics of every table after a bulk load. */

@@ -19,6 +19,8 @@ export interface SeedDialect {
   ): string;
   /** `n` as 12 lower-case hexadecimal digits. */
   hex12(): string;
+  /** Connections inserting side by side. */
+  lanes: number;
   /** Session settings for a bulk load into a throwaway database (durability is not needed). */
   bulkLoadSettings: readonly string[];
   /** Statements that refresh the planner's statistics of every table. */
@@ -33,6 +35,7 @@ const sqlite: SeedDialect = {
     );
   },
   hex12: () => "printf('%012x', n)",
+  lanes: 1,
   bulkLoadSettings: ['PRAGMA cache_size = -262144', 'PRAGMA synchronous = OFF'],
   analyze: () => ['ANALYZE'],
 };
@@ -45,6 +48,7 @@ const postgres: SeedDialect = {
     );
   },
   hex12: () => "lpad(to_hex(n), 12, '0')",
+  lanes: 2,
   bulkLoadSettings: ['SET synchronous_commit = off'],
   analyze: (tables) => tables.map((table) => `ANALYZE ${table}`),
 };

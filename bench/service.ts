@@ -25,8 +25,14 @@ export interface RunningService {
   /** Processes that serve requests: the cluster workers, or the one process. */
   servingProcesses(): number;
   output(): string;
+  /** What it logged since it started (at LOG_LEVEL=warn, every line is a warning or worse). */
+  logged(): { lines: number; first: string[] };
   stop(): Promise<void>;
 }
+
+/** Log lines kept word for word, and the most characters kept of each. */
+const LOG_LINES_KEPT = 5;
+const LOG_LINE_CHARACTERS = 2000;
 
 /**
  * The default configuration (what the service does without WORKERS, or --workers) and the
@@ -84,8 +90,15 @@ export async function startService(input: {
 }): Promise<RunningService> {
   const { configuration, port } = input;
   const url = `http://127.0.0.1:${port}`;
+  const logged = { lines: 0, first: [] as string[] };
   const child = spawnChild(process.execPath, [SERVICE_ENTRY], {
     cwd: input.repository,
+    onLine: (line) => {
+      if (!line.trim()) return;
+      logged.lines++;
+      if (logged.first.length < LOG_LINES_KEPT)
+        logged.first.push(line.slice(0, LOG_LINE_CHARACTERS));
+    },
     env: {
       NODE_ENV: 'production',
       HOST: '127.0.0.1',
@@ -109,6 +122,7 @@ export async function startService(input: {
     processIds: () => processTree(pid),
     servingProcesses: () => Math.max(1, processTree(pid).length - 1),
     output: child.output,
+    logged: () => logged,
     stop: () => child.stop(),
   };
 }
