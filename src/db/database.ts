@@ -58,10 +58,15 @@ interface PoolState {
  * Gives up after `timeoutMs`; returns whether the pool drained.
  */
 export async function waitForIdlePool(db: Database, timeoutMs: number): Promise<boolean> {
-  const pool = (db.client as { pool?: PoolState }).pool;
-  if (!pool) return true;
+  const client = db.client as { pool?: PoolState; readerPool?: { readers?: { pool: PoolState } } };
+  // The writer's pool, and on SQLite the readers' (src/db/dialects/sqlite-readers.ts).
+  const pools = [client.pool, client.readerPool?.readers?.pool].filter(
+    (pool): pool is PoolState => pool !== undefined,
+  );
+  const busy = () =>
+    pools.some((pool) => pool.numUsed() + pool.numPendingAcquires() + pool.numPendingCreates() > 0);
   const deadline = Date.now() + timeoutMs;
-  while (pool.numUsed() + pool.numPendingAcquires() + pool.numPendingCreates() > 0) {
+  while (busy()) {
     if (Date.now() >= deadline) return false;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }

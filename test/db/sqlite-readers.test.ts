@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { DatabaseConfig } from '../../src/config.js';
-import { openDatabase, type Database } from '../../src/db/database.js';
+import { openDatabase, waitForIdlePool, type Database } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { Store } from '../../src/db/store.js';
 import { inTransaction } from '../../src/db/transactions.js';
@@ -189,6 +189,26 @@ describe('SQLite reader connections', () => {
       await new Promise<void>((resolve) => raw.close(resolve));
     }
     assert.equal(await items.find(9), undefined);
+  });
+
+  it('shutdown waits for a read in flight on a reader before the pool may close', async () => {
+    // A read that takes a while (a recursive count), outside any transaction: on a reader.
+    let answered = false;
+    const slowRead = db
+      .select(
+        db.raw(
+          '(with recursive c(x) as (select 1 union all select x + 1 from c where x < 300000) ' +
+            'select count(*) from c) as n',
+        ),
+      )
+      .then((rows) => {
+        answered = true;
+        return rows;
+      });
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(await waitForIdlePool(db, 10_000), true);
+    assert.equal(answered, true, 'the pool was idle only once the read had answered');
+    assert.deepEqual(await slowRead, [{ n: 300000 }]);
   });
 
   it('destroy() closes the readers: a process that opened, migrated and read exits by itself', async function () {

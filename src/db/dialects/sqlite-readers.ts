@@ -33,7 +33,8 @@ const READ_METHODS = new Set(['select', 'first', 'pluck']);
  * instead of taking the write lock outside the writer's discipline.
  */
 export class SqliteReaders {
-  private readonly pool: Pool<unknown>;
+  /** Read by waitForIdlePool (src/db/database.ts) at shutdown. */
+  readonly pool: Pool<unknown>;
 
   constructor(connections: RawConnections, size: number, busyTimeoutMs: number) {
     this.pool = new Pool({
