@@ -26,13 +26,8 @@ import {
   type ScenarioFixtures,
   type Stage,
 } from './scenarios/index.js';
-import {
-  analyzeTables,
-  seedClock,
-  seedEvents,
-  type EventRange,
-  type SeedClock,
-} from './seed-events.js';
+import { analyzeTables, seedEvents } from './seed-events.js';
+import { seedClock, type EventRange, type SeedClock } from './seed-rows.js';
 import { filteredRange, measuredEvents, middleEventId, otherEvents } from './seed-plan.js';
 import { serviceConfigurations, startServices } from './service.js';
 import { stageFacts } from './stage-facts.js';

@@ -1,6 +1,6 @@
 import type { Database } from '../src/db/database.js';
 import type { BenchAccounts } from './accounts.js';
-import { earliestStart, type EventRange, type SeedClock } from './seed-events.js';
+import { earliestStart, type EventRange, type SeedClock } from './seed-rows.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const MEASURED_TAG = 1;
