@@ -34,7 +34,7 @@ describe('benchmark harness (--quick, tiny)', function () {
         'tsx',
         'bench/run.ts',
         '--quick',
-        ...['--seconds', '0.3', '--serial-seconds', '0.2', '--connections', '4'],
+        ...['--seconds', '0.3', '--serial-seconds', '0.3', '--connections', '4'],
         ...['--small-events', '200', '--large-events', '300', '--other-events', '50'],
         ...['--deep-page', String(DEEP_PAGE), '--results', resultsPath],
       ],
