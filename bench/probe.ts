@@ -4,7 +4,7 @@ import type { Load, Scenario, ScenarioFixtures, Stage, StageFacts } from './scen
 import type { Target } from './targets.js';
 
 /** Requests after the first, one at a time, each checked; their statements are averaged. */
-const FOLLOWING_REQUESTS = 10;
+const FOLLOWING_REQUESTS = 6;
 
 export interface ProbeOutcome {
   /** Why the scenario's request does not do what it should; undefined when it does. */
@@ -15,7 +15,7 @@ export interface ProbeOutcome {
 
 /**
  * Before a scenario is measured on a target: one request must answer what the scenario expects
- * (a scenario whose requests fail would measure nothing). On the service, ten more follow, each
+ * (a scenario whose requests fail would measure nothing). On the service, six more follow, each
  * on a new connection so that every cluster worker has served the scenario before it is
  * measured; for GraphQL scenarios the service's /metrics counts their SQL statements.
  */

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Database } from '../src/db/database.js';
 import { randomToken, sha256Hex } from '../src/security/random.js';
 
+/** Rows per INSERT (SQLite turns a multi-row insert into a compound SELECT of at most 500). */
 const INSERT_BATCH = 500;
 
 /**

@@ -6,8 +6,12 @@ import { ProgressBar } from './progress.js';
 import { seedDialect } from './seed-sql.js';
 import { EventRows, ROWS_PER_EVENT, type EventRange, type SeedClock } from './seed-rows.js';
 
-/** Events per INSERT … SELECT (each table's statement covers the same events). */
-const CHUNK_EVENTS = 50_000;
+/**
+ * Events per INSERT … SELECT (each table's statement covers the same events: 25k events, 50k
+ * interviewers, 75k lobby tokens); small enough that a stage of 40k events still gives both
+ * PostgreSQL lanes a chunk.
+ */
+const CHUNK_EVENTS = 25_000;
 
 /**
  * Inserts interview events with exactly the rows the Interview API's writer stores for a new
@@ -52,8 +56,7 @@ export async function seedEvents(input: {
   const lane = async () => {
     const db = input.connect();
     try {
-      // The connection's pool holds one connection, so these stay in force.
-      for (const setting of dialect.bulkLoadSettings) await db.raw(setting);
+      await useBulkLoadSettings(db, engine);
       for (let chunk = chunks[next++]; chunk; chunk = chunks[next++]) {
         await insertChunk(db, chunk, progress);
       }
@@ -63,6 +66,14 @@ export async function seedEvents(input: {
   };
   await Promise.all(Array.from({ length: dialect.lanes }, lane));
   progress.finish();
+}
+
+/**
+ * Turns off what a throwaway database does not need (durable commits) on a connection of the
+ * harness; its pool holds one connection, so the settings stay in force.
+ */
+export async function useBulkLoadSettings(db: Database, engine: BenchDatabase): Promise<void> {
+  for (const setting of seedDialect(engine).bulkLoadSettings) await db.raw(setting);
 }
 
 /** One chunk of events and the rows that hang from them, parents first. */
