@@ -51,7 +51,9 @@ export async function probe(input: {
   const after = await statementsExecuted(target.url, input.metricsToken);
   return {
     statementsPerRequest:
-      before === undefined || after === undefined ? null : (after - before) / FOLLOWING_REQUESTS,
+      before === undefined || after === undefined
+        ? null
+        : Math.round(((after - before) / FOLLOWING_REQUESTS) * 100) / 100,
   };
 }
 
