@@ -63,11 +63,16 @@ export class GroupCommit {
   }
 
   private async drain(): Promise<void> {
-    while (this.queue.length) {
-      const group = this.queue.splice(0, WRITES_PER_COMMIT);
-      await this.commit(group);
+    try {
+      while (this.queue.length) {
+        const group = this.queue.splice(0, WRITES_PER_COMMIT);
+        await this.commit(group);
+      }
+    } finally {
+      // commit() settles every write it is given; should anything escape it all the same, the
+      // next write must still start a drain rather than wait forever.
+      this.committing = false;
     }
-    this.committing = false;
   }
 
   private async commit(group: Pending[]): Promise<void> {
