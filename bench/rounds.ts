@@ -111,7 +111,7 @@ async function measureOnce(
     ...(load.bodies && { bodies: load.bodies }),
     connections: scenario.serial ? 1 : options.connections,
     seconds,
-    warmupSeconds: round === 1 && !options.quick ? 1 : 0,
+    warmupSeconds: round === 1 && !options.quick ? 0.5 : 0,
     graphql: scenario.graphql,
   });
   if (!sampler || target.kind !== 'service') return { result };
