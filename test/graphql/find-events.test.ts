@@ -4,7 +4,7 @@ import type { EventRow } from '../../src/db/rows.js';
 import { formatOffsetDateTime } from '../../src/graphql/scalars/date-time.js';
 import type { Principal } from '../../src/oauth/principal.js';
 import { describeEachDialect } from '../support/databases.js';
-import { insertTenant } from '../support/interview-fixtures.js';
+import { insertTenant, scheduledEventRow } from '../support/interview-fixtures.js';
 import { seededRandom } from '../support/seeded-random.js';
 import { startTestService } from '../support/service.js';
 import { postGraphQL } from '../support/graphql-client.js';
@@ -90,30 +90,15 @@ function makeEvents(
   const now = Date.now();
   return Array.from({ length: count }, (_, index) => {
     const startAt = FIRST_SLOT + Math.floor(random() * START_SLOTS) * 15 * MINUTE;
-    return {
-      id: randomUUID(),
-      employer_id: tenant.employerId,
-      created_by_app_id: tenant.appId,
-      created_by_user_id: tenant.userId,
+    return scheduledEventRow(tenant, {
       title: `Interview ${index}`,
       start_at: startAt,
       start_offset_minutes: pick(random, OFFSETS_MINUTES),
       end_at: startAt + pick(random, DURATIONS_MINUTES) * MINUTE,
       end_offset_minutes: pick(random, OFFSETS_MINUTES),
-      timezone: 'UTC',
-      language_code: null,
-      country_code: null,
-      media_type: 'VIDEO',
-      status: 'SCHEDULED',
-      ats_name: 'Test ATS',
-      employer_name: null,
-      started_at: null,
-      ended_at: null,
-      archived_at: null,
-      cancelled_at: null,
       created_at: now,
       updated_at: now,
-    };
+    });
   });
 }
 

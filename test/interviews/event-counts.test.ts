@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { ManualClock } from '../../src/clock.js';
 import type { Database } from '../../src/db/database.js';
 import type { EventRow } from '../../src/db/rows.js';
@@ -11,7 +10,7 @@ import { MAX_EVENT_DURATION_MS } from '../../src/interviews/rules/schedule.js';
 import { testAccounts, testSharedDependencies } from '../support/compose.js';
 import { runConcurrently } from '../support/concurrency.js';
 import { describeEachDialect } from '../support/databases.js';
-import { insertTenant } from '../support/interview-fixtures.js';
+import { insertTenant, scheduledEventRow } from '../support/interview-fixtures.js';
 import { seededRandom } from '../support/seeded-random.js';
 
 const MINUTE = 60_000;
@@ -43,30 +42,7 @@ function duration(random: () => number): number {
 }
 
 function eventRow(tenant: Tenant, startAt: number, endAt: number): EventRow {
-  return {
-    id: randomUUID(),
-    employer_id: tenant.employerId,
-    created_by_app_id: tenant.appId,
-    created_by_user_id: tenant.userId,
-    title: 'Counted',
-    start_at: startAt,
-    start_offset_minutes: 0,
-    end_at: endAt,
-    end_offset_minutes: 0,
-    timezone: 'UTC',
-    language_code: null,
-    country_code: null,
-    media_type: 'VIDEO',
-    status: 'SCHEDULED',
-    ats_name: 'Test ATS',
-    employer_name: null,
-    started_at: null,
-    ended_at: null,
-    archived_at: null,
-    cancelled_at: null,
-    created_at: 0,
-    updated_at: 0,
-  };
+  return scheduledEventRow(tenant, { title: 'Counted', start_at: startAt, end_at: endAt });
 }
 
 /** What `count(*)` says: the number the kept counts must always equal. */

@@ -47,6 +47,39 @@ export async function insertTenant(db: Database, label = 'tenant') {
   return { userId, employerId, appId };
 }
 
+/**
+ * A scheduled event row of `tenant`, as the writer would store it, for tests that insert rows in
+ * bulk; `fields` replaces any of its columns (times, title, offsets).
+ */
+export function scheduledEventRow(
+  tenant: { employerId: string; appId: string; userId: string },
+  fields: Partial<EventRow> & Pick<EventRow, 'start_at' | 'end_at'>,
+): EventRow {
+  return {
+    id: randomUUID(),
+    employer_id: tenant.employerId,
+    created_by_app_id: tenant.appId,
+    created_by_user_id: tenant.userId,
+    title: 'Interview',
+    start_offset_minutes: 0,
+    end_offset_minutes: 0,
+    timezone: 'UTC',
+    language_code: null,
+    country_code: null,
+    media_type: 'VIDEO',
+    status: 'SCHEDULED',
+    ats_name: 'Test ATS',
+    employer_name: null,
+    started_at: null,
+    ended_at: null,
+    archived_at: null,
+    cancelled_at: null,
+    created_at: 0,
+    updated_at: 0,
+    ...fields,
+  };
+}
+
 export interface EventGraph {
   event: EventRow;
   interviewers: InterviewerRow[];
