@@ -52,9 +52,15 @@ export function createInterviewLoaders(
     recordsOfInterviewee: new DataLoader(async (ids) =>
       grouped(ids, await store.recordsByIntervieweeIds(ids), (row) => row.interviewee_id),
     ),
-    outcomesOfRecord: new DataLoader(async (ids) =>
-      grouped(ids, await store.outcomesByRecordIds(ids), (row) => row.record_id),
-    ),
+    outcomesOfRecord: new DataLoader(async (ids) => {
+      const rows = await store.outcomesByRecordIds(ids);
+      primed(
+        interviewer,
+        rows.map((row) => row.interviewer),
+      );
+      const outcomes = rows.map((row) => row.outcome);
+      return grouped(ids, outcomes, (row) => row.record_id);
+    }),
     lobbyLinks: new DataLoader(async (ids) => {
       const tokens = grouped(ids, await store.lobbyTokensByEventIds(ids), (row) => row.event_id);
       return tokens.map((rows) => linksFromTokens(rows, lobbyTokenBox, publicUrl));

@@ -8,6 +8,24 @@ import type {
   LobbyTokenRow,
 } from '../db/rows.js';
 
+export interface OutcomeWithInterviewer {
+  outcome: InterviewOutcomeRow;
+  interviewer: InterviewerRow;
+}
+
+const INTERVIEWER_COLUMNS: ReadonlyArray<keyof InterviewerRow> = [
+  'id',
+  'event_id',
+  'email',
+  'email_normalized',
+  'name',
+  'user_id',
+  'position',
+  'created_at',
+];
+/** Prefix of the joined interviewer's columns; no outcome column starts with it. */
+const JOINED = 'joined_interviewer__';
+
 /**
  * Batched reads behind the Interview API's nested fields: each method takes many parent ids and
  * answers with one query, so a page of events costs the same number of queries whatever its size.
@@ -41,12 +59,29 @@ export class InterviewReadStore extends Store {
       .orderBy([{ column: 'interviewee_id' }, { column: 'created_at' }, { column: 'id' }]);
   }
 
-  outcomesByRecordIds(recordIds: readonly string[]): Promise<InterviewOutcomeRow[]> {
-    return this.db('interview_outcomes as o')
+  /**
+   * Outcomes with the interviewer each belongs to, read in the same statement (the join orders
+   * them by interviewer position anyway), so that an outcome's interviewer never costs a read of
+   * its own, whichever of the page's nested reads finishes first.
+   */
+  async outcomesByRecordIds(recordIds: readonly string[]): Promise<OutcomeWithInterviewer[]> {
+    const rows: Array<Record<string, unknown>> = await this.db('interview_outcomes as o')
       .join('interviewers as i', 'i.id', 'o.interviewer_id')
       .whereIn('o.record_id', recordIds)
       .orderBy([{ column: 'o.record_id' }, { column: 'i.position' }, { column: 'o.id' }])
-      .select('o.*');
+      .select('o.*', ...INTERVIEWER_COLUMNS.map((column) => `i.${column} as ${JOINED}${column}`));
+    return rows.map((row) => {
+      const outcome: Record<string, unknown> = {};
+      const interviewer: Record<string, unknown> = {};
+      for (const [key, value] of Object.entries(row)) {
+        if (key.startsWith(JOINED)) interviewer[key.slice(JOINED.length)] = value;
+        else outcome[key] = value;
+      }
+      return {
+        outcome: outcome as unknown as InterviewOutcomeRow,
+        interviewer: interviewer as unknown as InterviewerRow,
+      };
+    });
   }
 
   lobbyTokensByEventIds(eventIds: readonly string[]): Promise<LobbyTokenRow[]> {
