@@ -110,6 +110,54 @@ const observabilityVariables = {
 };
 
 // ---------------------------------------------------------------------------------------------
+// The interview room, live updates and recordings (README "Interview pages").
+// ---------------------------------------------------------------------------------------------
+
+/** One RTCIceServer as the browser takes it: `urls` plus optional TURN credentials. */
+const iceServer = z
+  .object({
+    urls: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]),
+    username: z.string().optional(),
+    credential: z.string().optional(),
+  })
+  .strict();
+
+const iceServers = z
+  .string()
+  .transform((text, context) => {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      context.addIssue({ code: 'custom', message: 'must be JSON' });
+      return z.NEVER;
+    }
+  })
+  .pipe(z.array(iceServer, { error: 'must be a JSON array of RTCIceServer objects' }));
+
+export interface IceServer {
+  urls: string | string[];
+  username?: string;
+  credential?: string;
+}
+
+const roomVariables = {
+  /** Redis pub/sub for live updates and signalling between processes, instead of LISTEN/NOTIFY. */
+  REDIS_URL: z
+    .string()
+    .trim()
+    .refine((value) => /^rediss?:\/\//.test(value), 'must start with redis:// or rediss://')
+    .optional(),
+  ICE_SERVERS: iceServers.optional(),
+  ROOM_MAX_VIDEO_PARTICIPANTS: positiveInt.max(16).default(4),
+  ROOM_EMPTY_GRACE_SECONDS: positiveInt.max(24 * 60 * 60).default(120),
+  RECORDINGS_DIR: z.string().min(1).default('./data/recordings'),
+  RECORDING_MAX_BYTES: positiveInt.default(2 * 1024 * 1024 * 1024),
+  RECORDING_CHUNK_MAX_BYTES: positiveInt.default(16 * 1024 * 1024),
+  /** Days a recording is kept after its event is archived; 0 deletes it at archiving. */
+  RECORDINGS_KEEP_DAYS_AFTER_ARCHIVE: nonNegativeInt.max(36_500).default(0),
+};
+
+// ---------------------------------------------------------------------------------------------
 
 const environmentSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -153,6 +201,7 @@ const environmentSchema = z.object({
   ...consoleVariables,
   ...signingKeyVariables,
   ...observabilityVariables,
+  ...roomVariables,
 });
 
 export type DatabaseConfig =
@@ -209,6 +258,23 @@ export interface Config {
   workers: number;
   /** V8 old-space limit of each worker, in MiB: bounds a worker's memory under load. */
   workerMaxOldSpaceMb: number;
+  /** Redis pub/sub between processes (live updates, signalling); unset: the database's own. */
+  redisUrl?: string;
+  room: {
+    /** STUN/TURN servers handed to browsers; none are needed on one network. */
+    iceServers: IceServer[];
+    /** Participants that may send video at once; more join with audio only. */
+    maxVideoParticipants: number;
+    /** How long a started interview's room may stay empty before the interview ends. */
+    emptyGraceMs: number;
+  };
+  recordings: {
+    dir: string;
+    maxBytes: number;
+    chunkMaxBytes: number;
+    /** Kept this long after the event is archived; 0: deleted when it is archived. */
+    keepAfterArchiveMs: number;
+  };
 }
 
 export interface RateLimit {
@@ -285,6 +351,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT, host: e.METRICS_HOST },
     workers: e.WORKERS ?? (e.NODE_ENV === 'production' ? availableParallelism() : 1),
     workerMaxOldSpaceMb: e.WORKER_MAX_OLD_SPACE_MB,
+    redisUrl: e.REDIS_URL,
+    room: {
+      iceServers: e.ICE_SERVERS ?? [],
+      maxVideoParticipants: e.ROOM_MAX_VIDEO_PARTICIPANTS,
+      emptyGraceMs: e.ROOM_EMPTY_GRACE_SECONDS * 1000,
+    },
+    recordings: {
+      dir: e.RECORDINGS_DIR,
+      maxBytes: e.RECORDING_MAX_BYTES,
+      chunkMaxBytes: e.RECORDING_CHUNK_MAX_BYTES,
+      keepAfterArchiveMs: e.RECORDINGS_KEEP_DAYS_AFTER_ARCHIVE * 24 * 60 * 60 * 1000,
+    },
   };
 }
 
@@ -300,10 +378,11 @@ function pickKnown(env: NodeJS.ProcessEnv): Record<string, string> {
 
 /** Echo a bad value back to help the operator, except where it could be a secret. */
 function describe(name: string, value: string): string {
-  if (name === 'KEY_ENCRYPTION_SECRET' || name === 'METRICS_TOKEN') {
+  if (name === 'KEY_ENCRYPTION_SECRET' || name === 'METRICS_TOKEN' || name === 'ICE_SERVERS') {
     return `${value.length} characters`;
   }
-  if (name === 'DATABASE_URL') return JSON.stringify(value.replace(/\/\/[^@/]*@/, '//***@'));
+  if (name === 'DATABASE_URL' || name === 'REDIS_URL')
+    return JSON.stringify(value.replace(/\/\/[^@/]*@/, '//***@'));
   return JSON.stringify(value);
 }
 
