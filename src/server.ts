@@ -12,6 +12,7 @@ import type { BearerAuthenticator } from './graphql/gateway.js';
 import { composeInterviews } from './interviews/compose.js';
 import type { InterviewLifecycle } from './interviews/lifecycle/interview-lifecycle.js';
 import { composeLobby } from './lobby/compose.js';
+import { composeRoom } from './room/compose.js';
 import { composeMetrics } from './observability/compose.js';
 import { composeGrants, composeOAuth, type OAuth } from './oauth/compose.js';
 import type { Grant } from './oauth/grants/grant.js';
@@ -25,6 +26,8 @@ export interface RunningService {
   url: string;
   /** The interview lifecycle the lobby pages drive, sharing this service's clock. */
   lifecycle: InterviewLifecycle;
+  /** Runs the room sweep now (orphaned connections, abandoned interviews); tests drive it. */
+  sweepRooms(): Promise<string[]>;
   /** Where METRICS_PORT serves /metrics, when it is set (and this is no cluster worker). */
   metricsUrl?: string;
   /** Stops accepting connections, lets in-flight requests finish, then closes the pool. */
@@ -57,12 +60,13 @@ function composeCapabilities(options: StartOptions) {
   const oauth = composeOAuth(shared, { accounts, sessions, grants });
   const interviews = composeInterviews(shared, { accounts });
   const lobby = composeLobby(shared, { interviews, sessions });
+  const room = composeRoom(shared, { interviews, lobby });
   const partnerConsole = composeConsole(shared, { accounts, sessions, oauth });
   const graphql = composeGraphQL(shared, {
     interviews,
     authenticate: options.authenticate ?? ((token) => oauth.verifier.verify(token)),
   });
-  return { db, clock, oauth, interviews, lobby, partnerConsole, graphql };
+  return { db, clock, oauth, interviews, lobby, room, partnerConsole, graphql };
 }
 
 /** Applies pending migrations, then creates the signing keys a fresh database lacks. */
@@ -81,10 +85,11 @@ async function prepare(
  * it before it forks workers that start with `prepared: true`. startService alone does it too.
  */
 export async function prepareDatabase(options: StartOptions): Promise<void> {
-  const { db, oauth } = composeCapabilities(options);
+  const { db, oauth, room } = composeCapabilities(options);
   try {
     await prepare(db, oauth, options.logger);
   } finally {
+    await room.close();
     await db.destroy();
   }
 }
@@ -96,12 +101,13 @@ export async function prepareDatabase(options: StartOptions): Promise<void> {
  */
 export async function startService(options: StartOptions): Promise<RunningService> {
   const { config, logger } = options;
-  const { db, clock, oauth, interviews, lobby, partnerConsole, graphql } =
+  const { db, clock, oauth, interviews, lobby, room, partnerConsole, graphql } =
     composeCapabilities(options);
   if (!options.prepared) {
     try {
       await prepare(db, oauth, logger);
     } catch (error) {
+      await room.close();
       await db.destroy();
       throw error;
     }
@@ -128,6 +134,11 @@ export async function startService(options: StartOptions): Promise<RunningServic
       error ? reject(error) : resolve(listening),
     );
   });
+  server.on('upgrade', (req, socket, head) => {
+    if (!room.upgrade(req, socket, head)) {
+      socket.end('HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+    }
+  });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const url = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`;
@@ -139,6 +150,8 @@ export async function startService(options: StartOptions): Promise<RunningServic
     stopping ??= (async () => {
       shuttingDown = true;
       const sweeperStopped = sweeper?.stop();
+      // Live connections are upgraded sockets that server.close() does not wait for.
+      const roomClosed = room.close();
       const forceClose = setTimeout(() => {
         logger.warn('shutdown timeout reached: closing remaining connections');
         server.closeAllConnections();
@@ -152,6 +165,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       clearInterval(reapIdle);
       clearTimeout(forceClose);
       await sweeperStopped;
+      await roomClosed;
       // A handler whose client hung up may still be running its queries: let them finish.
       if (!(await waitForIdlePool(db, config.shutdownTimeoutMs))) {
         logger.warn('shutdown timeout reached: closing the database pool with queries in flight');
@@ -161,5 +175,13 @@ export async function startService(options: StartOptions): Promise<RunningServic
     })();
     return stopping;
   };
-  return { server, db, url, metricsUrl, lifecycle: interviews.lifecycle, stop };
+  return {
+    server,
+    db,
+    url,
+    metricsUrl,
+    lifecycle: interviews.lifecycle,
+    sweepRooms: () => room.sweepNow(),
+    stop,
+  };
 }

@@ -243,6 +243,18 @@ export interface InterviewRecordRow {
   end_at: EpochMs | null;
   recording_url: string | null;
   created_at: EpochMs;
+  /** When the room of a started interview last became empty; null while anyone is in it. */
+  room_emptied_at?: EpochMs | null;
+}
+
+export interface RoomConnectionRow {
+  id: string;
+  event_id: string;
+  role: 'interviewer' | 'interviewee';
+  participant_id: string;
+  video: boolean;
+  connected_at: EpochMs;
+  seen_at: EpochMs;
 }
 
 export interface InterviewOutcomeRow {

@@ -1,6 +1,7 @@
 import type { Accounts } from '../accounts/compose.js';
 import type { EpochMs } from '../db/rows.js';
 import type { SharedDependencies } from '../shared-dependencies.js';
+import { EventChanges } from './event-changes.js';
 import { EventCursors } from './event-cursor.js';
 import { EventFinder } from './event-finder.js';
 import { EventSearchStore } from './event-search-store.js';
@@ -33,6 +34,8 @@ export interface Interviews {
   settleNow(): Settle;
   /** Persists the time-driven transitions due now (the CLI's `interviews sweep`). */
   sweepNow(): Promise<SweepCounts & { sweptAt: EpochMs }>;
+  /** Told after every committed change of an event that its pages show (src/room listens). */
+  changes: EventChanges;
   /** Sweeps every SWEEP_INTERVAL_MS in the background; null when that setting is 0. */
   startSweeping(): RunningSweeper | null;
 }
@@ -47,13 +50,16 @@ export function composeInterviews(
   const lifecycleStore = new LifecycleStore(db);
   const reads = new InterviewReadStore(db);
   const sweeper = new InterviewSweeper(lifecycleStore, archiveAfterMs);
+  const changes = new EventChanges();
   return {
+    changes,
     writer: new EventWriter(
       new EventWriteStore(db),
       deps.accounts.stores.accounts,
       lobbyTokenBox,
       clock,
       archiveAfterMs,
+      changes,
     ),
     finder: new EventFinder(new EventSearchStore(db), new EventCursors(shared.serverSecret)),
     lifecycle: new InterviewLifecycleService(
@@ -62,6 +68,7 @@ export function composeInterviews(
       config.publicUrl,
       clock,
       archiveAfterMs,
+      changes,
     ),
     createLoaders: () => createInterviewLoaders(reads, lobbyTokenBox, config.publicUrl),
     settleNow: () => settleAt(clock.now(), archiveAfterMs),

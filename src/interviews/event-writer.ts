@@ -5,6 +5,7 @@ import type {
   VirtualInterviewIntervieweeInput,
 } from '../../generated/graphql.js';
 import type { AccountStore } from '../accounts/account-store.js';
+import { EventChanges } from './event-changes.js';
 import type { Clock } from '../clock.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../db/errors.js';
 import type { EventRow, IntervieweeRow, InterviewerRow } from '../db/rows.js';
@@ -69,6 +70,7 @@ export class EventWriter {
     private readonly clock: Clock,
     /** ARCHIVE_AFTER_DAYS, in milliseconds (see archiveDelayMs). */
     private readonly archiveAfterMs: number,
+    private readonly changes: EventChanges = new EventChanges(),
   ) {}
 
   async create(
@@ -177,7 +179,7 @@ export class EventWriter {
     const id = (reschedule ?? addInterviewers ?? addInterviewee ?? setTitle ?? setTimezone)!.id;
     if (!isPossibleEventId(id)) throw eventNotFound(id);
     const now = this.clock.now();
-    return this.events.inTransaction(async (store) => {
+    const updated = await this.events.inTransaction(async (store) => {
       const status = await this.changeableEvent(store, employerId, id, now);
       if (reschedule) {
         if (status !== 'SCHEDULED') {
@@ -235,6 +237,8 @@ export class EventWriter {
       }
       return store.findEvent(id);
     });
+    this.changes.changed(id);
+    return updated;
   }
 
   /**
@@ -243,7 +247,7 @@ export class EventWriter {
    */
   async cancel(employerId: string, id: string): Promise<EventRow> {
     if (!isPossibleEventId(id)) throw eventNotFound(id);
-    return this.events.inTransaction(async (store) => {
+    const cancelled = await this.events.inTransaction(async (store) => {
       const event = await store.findEventForUpdate(employerId, id);
       if (!event) throw eventNotFound(id);
       const now = this.clock.now();
@@ -258,6 +262,8 @@ export class EventWriter {
       await store.closeOpenRecords(id, now);
       return store.findEvent(id);
     });
+    this.changes.changed(id);
+    return cancelled;
   }
 
   /** The event's status settled at `now`, after checking that it may still be changed. */

@@ -3,11 +3,16 @@ import type { Interviews } from '../interviews/compose.js';
 import { isHttps, type Sessions } from '../sessions/compose.js';
 import { createRateLimiter, type SharedDependencies } from '../shared-dependencies.js';
 import { InterviewerIdentities } from './interviewer-identity.js';
+import { LobbyPages } from './lobby-pages.js';
 import { lobbyRouter } from './router.js';
 
 /** The interview pages: the landing page and the two lobbies, on PUBLIC_URL. */
 export interface Lobby {
   router(): Router;
+  /** Which invited interviewer uses an interviewer lobby in a browser (its signed cookie). */
+  identities: InterviewerIdentities;
+  /** The one not-found page of the interview pages, for answers outside Express. */
+  notFoundHtml(): string;
 }
 
 export function composeLobby(
@@ -24,5 +29,10 @@ export function composeLobby(
     }),
     identifyLimiter: createRateLimiter(shared, 'lobby-identify', config.rateLimits.signIn),
   };
-  return { router: () => lobbyRouter(dependencies) };
+  const pages = new LobbyPages();
+  return {
+    router: () => lobbyRouter(dependencies),
+    identities: dependencies.identities,
+    notFoundHtml: () => pages.notFoundHtml(),
+  };
 }

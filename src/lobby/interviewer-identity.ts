@@ -45,7 +45,7 @@ export class InterviewerIdentities {
   }
 
   /** The interviewer id this browser was given for the event, or null. */
-  recall(req: Request, place: LobbyPlace): string | null {
+  recall(req: Pick<Request, 'headers'>, place: LobbyPlace): string | null {
     const header = req.headers.cookie;
     const value = header ? parse(header)[INTERVIEWER_COOKIE] : undefined;
     const match = value ? VALUE_FORMAT.exec(value) : null;

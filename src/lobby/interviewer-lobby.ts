@@ -31,6 +31,25 @@ const STEPS = {
   'end-event': 'endEvent',
 } as const;
 
+/** Steps that cannot be undone are confirmed on a page of their own first (no script needed). */
+const CONFIRMATIONS: Partial<
+  Record<string, { question: string; consequence: string; button: string }>
+> = {
+  'end-interview': {
+    question: 'End this interview?',
+    consequence:
+      'The interviewee leaves the room and is marked as interviewed. They cannot be admitted again.',
+    button: 'End interview',
+  },
+  'end-event': {
+    question: 'End the whole event?',
+    consequence:
+      'Both lobbies and the room close for everyone. An interviewee who was never admitted is ' +
+      'marked as not interviewed. This cannot be undone.',
+    button: 'End event',
+  },
+};
+
 /**
  * The interviewer lobby, GET /lobby/interviewer/:token. The browser first says which invited
  * interviewer uses it (POST …/identify, remembered in a signed cookie scoped to this lobby), then
@@ -141,6 +160,16 @@ export function mountInterviewerLobby(
     router.post(`${page}/${action}`, form, async (req, res) => {
       const link = await openForm(req, res);
       if (!link) return;
+      const question = CONFIRMATIONS[action];
+      if (question && formField(req, 'confirmed') !== 'yes') {
+        return services.pages.confirm(res, {
+          ...question,
+          view: await services.lifecycle.view(link.access.eventId),
+          path: link.path,
+          action: `${link.path}/${action}`,
+          csrfToken: services.csrf.forAnonymous(req, res),
+        });
+      }
       await act(req, res, link, (eventId, interviewerId) =>
         services.lifecycle[method](eventId, interviewerId),
       );

@@ -4,6 +4,7 @@ import { CSRF_FIELD } from '../sessions/csrf.js';
 import {
   eventSummary,
   interviewerModel,
+  mayEnterRoom,
   intervieweeModel,
   landingModel,
   type DecisionDraft,
@@ -35,6 +36,8 @@ export class LobbyPages {
       ...this.form(page),
       ...intervieweeModel(page.view),
       check_in_action: `${page.path}/check-in`,
+      live_path: `${page.path}/live`,
+      room_path: mayEnterRoom(page.view, 'interviewee') ? `${page.path}/room` : null,
     });
   }
 
@@ -55,6 +58,8 @@ export class LobbyPages {
     this.render(res, page.status ?? 200, 'lobby-interviewer.njk', {
       ...this.form(page),
       ...interviewerModel(page.view, page.me, page.draft),
+      live_path: `${page.path}/live`,
+      room_path: mayEnterRoom(page.view, 'interviewer') ? `${page.path}/room` : null,
       actions: {
         admit: `${page.path}/admit`,
         send_back: `${page.path}/send-back`,
@@ -66,9 +71,33 @@ export class LobbyPages {
     });
   }
 
+  room(res: Response, model: Record<string, unknown>): void {
+    this.render(res, 200, 'room.njk', model);
+  }
+
+  /** Asks before an action that cannot be undone; confirming posts the form again. */
+  confirm(
+    res: Response,
+    page: FormPage & { question: string; consequence: string; action: string; button: string },
+  ): void {
+    this.render(res, 200, 'lobby-confirm.njk', {
+      ...this.form(page),
+      ...eventSummary(page.view),
+      question: page.question,
+      consequence: page.consequence,
+      confirm_action: page.action,
+      confirm_button: page.button,
+    });
+  }
+
   /** One body for every unknown, altered or misplaced link: it says nothing about why. */
   notFound(res: Response): void {
     this.render(res, 404, 'lobby-not-found.njk', {});
+  }
+
+  /** The not-found page's HTML, for answers that are not Express responses (live connections). */
+  notFoundHtml(): string {
+    return pageTemplates.render('lobby-not-found.njk', {});
   }
 
   message(res: Response, status: number, page: { title: string; message: string }): void {

@@ -122,3 +122,20 @@ function recordModel(
 function moment(at: number, timezone: string) {
   return { iso: isoInstant(at), text: timeOfDay(at, timezone) };
 }
+
+/** Interviewers may wait in the room while the event is open; the interviewee once admitted. */
+export function mayEnterRoom(view: LobbyView, role: 'interviewer' | 'interviewee'): boolean {
+  if (!isOpen(view.event.status)) return false;
+  return role === 'interviewer' || view.interviewee?.status === 'INTERVIEWING';
+}
+
+/** The interview room: what it is about, and how the browser should join it. */
+export function roomModel(view: LobbyView, role: 'interviewer' | 'interviewee') {
+  return {
+    ...eventSummary(view),
+    role,
+    audio_only: view.event.mediaType === 'PHONE',
+    start_iso: isoInstant(view.event.startAt),
+    end_iso: isoInstant(view.event.endAt),
+  };
+}

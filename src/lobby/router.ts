@@ -9,6 +9,7 @@ import type { InterviewerIdentities } from './interviewer-identity.js';
 import { mountInterviewerLobby } from './interviewer-lobby.js';
 import { mountLandingPage } from './landing-page.js';
 import { LobbyPages } from './lobby-pages.js';
+import { mountRoomPage } from './room-page.js';
 import type { AttemptLimiter, LobbyServices } from './lobby-guards.js';
 
 export interface LobbyDependencies {
@@ -49,6 +50,7 @@ export function lobbyRouter(deps: LobbyDependencies): Router {
   mountLandingPage(router, services);
   mountIntervieweeLobby(router, services, form);
   mountInterviewerLobby(router, services, form);
+  mountRoomPage(router, services);
   router.use(PAGE_PREFIXES, (_req, res) => pages.notFound(res));
   router.use(PAGE_PREFIXES, lobbyErrorPages(pages));
   return router;

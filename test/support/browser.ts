@@ -7,7 +7,7 @@ import { startTestService } from './service.js';
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
 /** Debian's Chromium, headless; tests never download a browser. Null when it is not installed. */
-export async function launchChromium(): Promise<Browser | null> {
+export async function launchChromium(extraArgs: string[] = []): Promise<Browser | null> {
   if (!existsSync(CHROMIUM_PATH)) {
     console.log(
       `      ! ${CHROMIUM_PATH} is missing (apt-get install chromium): skipping browser tests`,
@@ -24,6 +24,7 @@ export async function launchChromium(): Promise<Browser | null> {
       '--disable-component-update',
       '--no-first-run',
       '--disable-sync',
+      ...extraArgs,
     ],
   });
 }

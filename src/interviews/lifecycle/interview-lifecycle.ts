@@ -62,7 +62,10 @@ export interface InterviewLifecycle {
     eventId: string,
     email: string,
   ): Promise<{ id: string; email: string; name: string | null } | null>;
-  /** CHECKED_IN or REQUEUED → INTERVIEWING; a record starts now. At most one open record, even under races. */
+  /**
+   * CHECKED_IN or REQUEUED → INTERVIEWING; a record opens, and starts once the interviewee and an
+   * interviewer are both in the room (src/room). At most one open record, even under races.
+   */
   admit(eventId: string, interviewerId: string): Promise<void>;
   /** INTERVIEWING → REQUEUED; the open record ends now. */
   sendBack(eventId: string, interviewerId: string): Promise<void>;

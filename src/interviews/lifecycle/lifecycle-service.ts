@@ -20,6 +20,7 @@ import {
   type LobbyView,
 } from './interview-lifecycle.js';
 import { endEvent } from './event-ending.js';
+import { EventChanges } from '../event-changes.js';
 import type { LifecycleStore } from './lifecycle-store.js';
 import { lobbyView } from './lobby-view.js';
 import { settleEvent, type SettledEvent } from './settle.js';
@@ -56,6 +57,7 @@ export class InterviewLifecycleService implements InterviewLifecycle {
     private readonly clock: Clock,
     /** ARCHIVE_AFTER_DAYS, in milliseconds (see archiveDelayMs). */
     private readonly archiveAfterMs: number,
+    private readonly changes: EventChanges = new EventChanges(),
   ) {}
 
   async access(role: LobbyRole, token: string): Promise<LobbyAccess | null> {
@@ -128,11 +130,13 @@ export class InterviewLifecycleService implements InterviewLifecycle {
       'admit',
       async (store, interviewee, now) => {
         try {
+          // The record starts when the interviewee and an interviewer are both in the room
+          // (src/room/room-service.ts), not at admission.
           await store.openRecord({
             id: randomUUID(),
             event_id: eventId,
             interviewee_id: interviewee.id,
-            start_at: now,
+            start_at: null,
             end_at: null,
             recording_url: null,
             created_at: now,
@@ -225,16 +229,19 @@ export class InterviewLifecycleService implements InterviewLifecycle {
     });
   }
 
-  private withLockedEvent<T>(
+  /** One transaction on the locked event; the pages watching it are told once it commits. */
+  private async withLockedEvent<T>(
     eventId: string,
     work: (event: LockedEvent) => Promise<T>,
   ): Promise<T> {
-    return this.store.inTransaction(async (store) => {
+    const result = await this.store.inTransaction(async (store) => {
       const row = await store.lockEvent(eventId);
       if (!row) throw eventNotFound();
       const now = this.clock.now();
       return work({ row, settled: settleEvent(row, now, this.archiveAfterMs), now, store });
     });
+    this.changes.changed(eventId);
+    return result;
   }
 }
 

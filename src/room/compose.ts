@@ -1,0 +1,71 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { Interviews } from '../interviews/compose.js';
+import { archiveDelayMs } from '../interviews/lifecycle/settle.js';
+import type { Lobby } from '../lobby/compose.js';
+import { createRealtimeBus } from '../realtime/compose.js';
+import type { SharedDependencies } from '../shared-dependencies.js';
+import { LiveConnections } from './live-connections.js';
+import { RoomService } from './room-service.js';
+import { RoomStore } from './room-store.js';
+
+/** The interview rooms and the live connections of the interview pages. */
+export interface Room {
+  /** Takes a WebSocket upgrade for a live path (true); the caller refuses any other. */
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean;
+  /** Tells everyone on the event's pages that a recording starts or stops. */
+  recordingChanged(eventId: string, change: { recordingId: string; active: boolean }): void;
+  /** Orphaned connections leave; interviews whose room stayed empty past the grace period end. */
+  sweepNow(): Promise<string[]>;
+  /** Leaves the rooms this process holds connections in, closes them and the bus. */
+  close(): Promise<void>;
+}
+
+export function composeRoom(
+  shared: SharedDependencies,
+  deps: { interviews: Interviews; lobby: Lobby },
+): Room {
+  const { config, clock, logger } = shared;
+  const service = new RoomService(new RoomStore(shared.db), clock, {
+    maxVideoParticipants: config.room.maxVideoParticipants,
+    emptyGraceMs: config.room.emptyGraceMs,
+    archiveAfterMs: archiveDelayMs(config.archiveAfterDays),
+  });
+  const bus = createRealtimeBus(config, logger);
+  const live = new LiveConnections({
+    lifecycle: deps.interviews.lifecycle,
+    room: service,
+    changes: deps.interviews.changes,
+    bus,
+    recallInterviewer: (req, place) => deps.lobby.identities.recall(req, place),
+    notFoundPage: () => deps.lobby.notFoundHtml(),
+    publicUrl: config.publicUrl,
+    iceServers: config.room.iceServers,
+    maxVideoParticipants: config.room.maxVideoParticipants,
+    logger,
+  });
+  const sweepNow = async () => {
+    const ended = await service.sweep(clock.now());
+    for (const eventId of ended) deps.interviews.changes.changed(eventId);
+    return ended;
+  };
+  const timer =
+    config.sweepIntervalMs > 0
+      ? setInterval(() => {
+          sweepNow().catch((error: unknown) =>
+            logger.error({ err: error }, 'interview room sweep failed'),
+          );
+        }, config.sweepIntervalMs)
+      : null;
+  timer?.unref();
+  return {
+    upgrade: (req, socket, head) => live.upgrade(req, socket, head),
+    recordingChanged: (eventId, change) => live.recordingChanged(eventId, change),
+    sweepNow,
+    async close() {
+      if (timer) clearInterval(timer);
+      await live.close();
+      await bus.close();
+    },
+  };
+}
