@@ -36,6 +36,26 @@ interface MatrixEntry {
 
 let postgresReachable: Promise<boolean> | undefined;
 
+/** Whether PostgreSQL answers at POSTGRES_URL; when not, says so once, visibly. */
+export function isPostgresReachable(): Promise<boolean> {
+  postgresReachable ??= (async () => {
+    const probe = knex({ client: 'pg', connection: POSTGRES_URL, acquireConnectionTimeout: 3000 });
+    try {
+      await probe.raw('select 1');
+      return true;
+    } catch (error) {
+      console.log(
+        `      ! PostgreSQL is unreachable at ${POSTGRES_URL} (${(error as Error).message}); ` +
+          'skipping the PostgreSQL runs',
+      );
+      return false;
+    } finally {
+      await probe.destroy();
+    }
+  })();
+  return postgresReachable;
+}
+
 /**
  * The test matrix: every engine the data-layer suites run on (src/db/dialects/ has one dialect
  * for each). Another engine is one more entry here.
@@ -58,28 +78,7 @@ const MATRIX: Record<Dialect, MatrixEntry> = {
     },
   },
   postgres: {
-    available() {
-      postgresReachable ??= (async () => {
-        const probe = knex({
-          client: 'pg',
-          connection: POSTGRES_URL,
-          acquireConnectionTimeout: 3000,
-        });
-        try {
-          await probe.raw('select 1');
-          return true;
-        } catch (error) {
-          console.log(
-            `      ! PostgreSQL is unreachable at ${POSTGRES_URL} (${(error as Error).message}); ` +
-              'skipping the PostgreSQL runs of the data-layer tests',
-          );
-          return false;
-        } finally {
-          await probe.destroy();
-        }
-      })();
-      return postgresReachable;
-    },
+    available: isPostgresReachable,
     async create() {
       const schema = `test_${randomBytes(6).toString('hex')}`;
       const admin = knex({ client: 'pg', connection: POSTGRES_URL });

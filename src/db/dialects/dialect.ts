@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { DatabaseConfig } from '../../config.js';
 import type { RowTally, TallyTriggers } from './row-tally.js';
 import type { EpochTriggers } from './epoch-triggers.js';
+import type { NotificationChannel, NotificationChannelOptions } from './notification-channel.js';
 
 /**
  * Everything that differs between the database engines the service runs on, and the only place
@@ -34,6 +35,19 @@ export interface Dialect {
 
   /** The directory that holds the database's files when the engine is embedded; else undefined. */
   dataDirectory(config: DatabaseConfig): string | undefined;
+
+  /**
+   * Names the data a configuration opens, without credentials: the same in every process that
+   * shares it, different for any other deployment. Namespaces what processes say to each other
+   * outside the database (Redis channels, src/realtime/).
+   */
+  deploymentIdentity(config: DatabaseConfig): string;
+
+  /** The engine's own publish/subscribe between processes; absent where it has none. */
+  openNotificationChannel?(
+    config: DatabaseConfig,
+    options: NotificationChannelOptions,
+  ): NotificationChannel;
 
   /**
    * Options of a read snapshot: a read-only transaction whose reads all see one state of the

@@ -3,6 +3,7 @@ import type { DatabaseConfig } from '../../config.js';
 import { driverError, type Dialect } from './dialect.js';
 import { postgresTallyTriggers } from './postgres-row-tally.js';
 import { postgresEpochTriggers } from './epoch-triggers.js';
+import { PostgresNotificationChannel } from './postgres-notifications.js';
 
 type PostgresConfig = Extract<DatabaseConfig, { client: 'postgres' }>;
 
@@ -35,6 +36,21 @@ export const postgres: Dialect = {
   },
 
   dataDirectory: () => undefined,
+
+  deploymentIdentity(config) {
+    const { connectionString, searchPath } = postgresConfig(config);
+    const url = new URL(connectionString);
+    // libpq's defaults, and its host and port given as query parameters (a Unix socket).
+    const host = url.searchParams.get('host') ?? (url.hostname || 'localhost');
+    const port = url.searchParams.get('port') ?? (url.port || '5432');
+    const database = decodeURIComponent(url.pathname.slice(1)) || decodeURIComponent(url.username);
+    return `postgres://${host}:${port}/${database}#${searchPath ?? 'public'}`;
+  },
+
+  openNotificationChannel(config, options) {
+    const { connectionString, searchPath } = postgresConfig(config);
+    return new PostgresNotificationChannel(connectionString, searchPath, options);
+  },
 
   readSnapshot: { isolationLevel: 'repeatable read', readOnly: true },
 

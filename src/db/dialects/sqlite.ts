@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { DatabaseConfig } from '../../config.js';
 import { driverError, type Dialect } from './dialect.js';
 import { sqliteEpochTriggers } from './epoch-triggers.js';
@@ -57,6 +58,14 @@ export const sqlite: Dialect = {
   dataDirectory(config) {
     const { filename } = sqliteConfig(config);
     return filename === ':memory:' ? undefined : dirname(filename);
+  },
+
+  deploymentIdentity(config) {
+    const { filename } = sqliteConfig(config);
+    // Each connection to ':memory:' is a database of its own.
+    return filename === ':memory:'
+      ? `sqlite::memory:${randomUUID()}`
+      : `sqlite:${resolve(filename)}`;
   },
 
   // A deferred read-only transaction: its first read fixes a WAL snapshot, and it takes no
