@@ -25,7 +25,8 @@
       const fresh = new DOMParser().parseFromString(await response.text(), 'text/html');
       for (const region of document.querySelectorAll('[data-live-region]')) {
         const replacement = fresh.getElementById(region.id);
-        if (!replacement || edited.has(region.id) || region.contains(document.activeElement)) continue;
+        if (!replacement || edited.has(region.id) || region.contains(document.activeElement))
+          continue;
         region.replaceWith(document.importNode(replacement, true));
       }
     })();
@@ -50,7 +51,7 @@
       delay = 1000;
     });
     socket.addEventListener('message', (event) => {
-      let message = null;
+      let message;
       try {
         message = JSON.parse(event.data);
       } catch {

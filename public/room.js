@@ -102,7 +102,8 @@
       .forEach((device, index) => {
         const option = document.createElement('option');
         option.value = device.deviceId;
-        option.textContent = device.label || `${kind === 'videoinput' ? 'Camera' : 'Microphone'} ${index + 1}`;
+        option.textContent =
+          device.label || `${kind === 'videoinput' ? 'Camera' : 'Microphone'} ${index + 1}`;
         option.selected = device.deviceId === current;
         select.append(option);
       });
@@ -123,7 +124,9 @@
       } catch {
         return;
       }
-      handle(message).catch((error) => say('room-message', `Something went wrong: ${error.message}`));
+      handle(message).catch((error) =>
+        say('room-message', `Something went wrong: ${error.message}`),
+      );
     });
     socket.addEventListener('close', () => {
       if (state.left || state.socket !== socket) return;
@@ -220,7 +223,8 @@
   function newConnection(entry) {
     const pc = new RTCPeerConnection({ iceServers: state.iceServers });
     for (const track of state.stream.getTracks()) pc.addTrack(track, state.stream);
-    if (!state.stream.getAudioTracks().length) pc.addTransceiver('audio', { direction: 'recvonly' });
+    if (!state.stream.getAudioTracks().length)
+      pc.addTransceiver('audio', { direction: 'recvonly' });
     if (!audioOnly && !state.stream.getVideoTracks().length) {
       pc.addTransceiver('video', { direction: 'recvonly' });
     }
@@ -248,7 +252,16 @@
     // An offer can overtake the news that its sender joined.
     const entry =
       state.peers.get(from) ||
-      addPeer({ id: from, name: 'Someone joining', role: 'interviewer', microphoneOn: true, cameraOn: true }, false);
+      addPeer(
+        {
+          id: from,
+          name: 'Someone joining',
+          role: 'interviewer',
+          microphoneOn: true,
+          cameraOn: true,
+        },
+        false,
+      );
     const { pc } = entry;
     if (data.description) {
       await pc.setRemoteDescription(data.description);
@@ -266,7 +279,8 @@
   function replaceTracks(pc) {
     for (const sender of pc.getSenders()) {
       const kind = sender.track ? sender.track.kind : null;
-      const next = kind === 'audio' ? state.stream.getAudioTracks()[0] : state.stream.getVideoTracks()[0];
+      const next =
+        kind === 'audio' ? state.stream.getAudioTracks()[0] : state.stream.getVideoTracks()[0];
       if (kind && next) void sender.replaceTrack(next);
     }
   }
@@ -331,7 +345,8 @@
     list.replaceChildren();
     const people = [];
     if (state.you) people.push({ ...state.you, name: `${state.you.name} (you)`, connection: null });
-    for (const { peer, pc } of state.peers.values()) people.push({ ...peer, connection: pc.connectionState });
+    for (const { peer, pc } of state.peers.values())
+      people.push({ ...peer, connection: pc.connectionState });
     for (const person of people) {
       const item = document.createElement('li');
       const details = [person.role === 'interviewer' ? 'interviewer' : 'interviewee'];
@@ -342,7 +357,9 @@
       list.append(item);
     }
     const others = state.peers.size;
-    const connected = [...state.peers.values()].filter(({ pc }) => pc.connectionState === 'connected').length;
+    const connected = [...state.peers.values()].filter(
+      ({ pc }) => pc.connectionState === 'connected',
+    ).length;
     say(
       'connection-state',
       !state.joined
@@ -407,7 +424,10 @@
     const show = () => {
       const seconds = Math.ceil((message.startsAt - Date.now()) / 1000);
       if (seconds > 0) {
-        say('recording-notice', `This interview will be recorded. Recording starts in ${seconds} s.`);
+        say(
+          'recording-notice',
+          `This interview will be recorded. Recording starts in ${seconds} s.`,
+        );
       } else {
         clearInterval(noticeTimer);
         say('recording-notice', '● Recording: this interview is being recorded.');
@@ -417,7 +437,10 @@
     noticeTimer = setInterval(show, 250);
     if (message.recordingId === state.pendingRecordingId) {
       state.pendingRecordingId = null;
-      setTimeout(() => startRecorder(message.recordingId), Math.max(0, message.startsAt - Date.now()));
+      setTimeout(
+        () => startRecorder(message.recordingId),
+        Math.max(0, message.startsAt - Date.now()),
+      );
     }
   }
 
@@ -462,14 +485,19 @@
       if (media && media.srcObject) mix.addStream(media.srcObject);
     }
     const uploads = new ChunkUploads(target.chunkUrl);
-    const mimeType = ['video/webm;codecs=vp8,opus', 'video/webm', 'audio/webm;codecs=opus', 'audio/webm'].find(
-      (type) => MediaRecorder.isTypeSupported(type),
-    );
+    const mimeType = [
+      'video/webm;codecs=vp8,opus',
+      'video/webm',
+      'audio/webm;codecs=opus',
+      'audio/webm',
+    ].find((type) => MediaRecorder.isTypeSupported(type));
     const recorder = new MediaRecorder(mix.stream(), mimeType ? { mimeType } : undefined);
     recorder.addEventListener('dataavailable', (event) => {
       if (event.data.size) uploads.add(event.data);
     });
-    const stopped = new Promise((resolve) => recorder.addEventListener('stop', resolve, { once: true }));
+    const stopped = new Promise((resolve) =>
+      recorder.addEventListener('stop', resolve, { once: true }),
+    );
     recorder.start(2000);
     state.recording = {
       addStream: (stream) => mix.addStream(stream),
@@ -507,7 +535,9 @@
     }
     draw() {
       const context = this.canvas.getContext('2d');
-      const videos = [...byId('videos').querySelectorAll('video')].filter((video) => video.videoWidth);
+      const videos = [...byId('videos').querySelectorAll('video')].filter(
+        (video) => video.videoWidth,
+      );
       context.fillStyle = '#111';
       context.fillRect(0, 0, this.canvas.width, this.canvas.height);
       const columns = Math.ceil(Math.sqrt(videos.length || 1));
@@ -515,7 +545,13 @@
       const width = this.canvas.width / columns;
       const height = this.canvas.height / rows;
       videos.forEach((video, index) => {
-        context.drawImage(video, (index % columns) * width, Math.floor(index / columns) * height, width, height);
+        context.drawImage(
+          video,
+          (index % columns) * width,
+          Math.floor(index / columns) * height,
+          width,
+          height,
+        );
       });
     }
     stream() {
@@ -575,7 +611,10 @@
   const microphone = byId('microphone-button');
   microphone.addEventListener('click', () => toggle('audio', microphone, 'Mute', 'Unmute'));
   const camera = byId('camera-button');
-  if (camera) camera.addEventListener('click', () => toggle('video', camera, 'Turn camera off', 'Turn camera on'));
+  if (camera)
+    camera.addEventListener('click', () =>
+      toggle('video', camera, 'Turn camera off', 'Turn camera on'),
+    );
   const record = byId('record-button');
   if (record && isInterviewer) record.addEventListener('click', () => void toggleRecording());
   byId('leave-button').addEventListener('click', () => leaveRoom('You left the room.', true));
@@ -583,7 +622,10 @@
     if (state.recording) void state.recording.stop();
   });
   if (!navigator.mediaDevices || !window.RTCPeerConnection) {
-    say('device-message', 'This browser cannot join video calls. Use a recent Chrome, Edge, Firefox or Safari.');
+    say(
+      'device-message',
+      'This browser cannot join video calls. Use a recent Chrome, Edge, Firefox or Safari.',
+    );
     byId('join-button').disabled = true;
     return;
   }

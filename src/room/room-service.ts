@@ -70,7 +70,8 @@ export class RoomService {
       id: row.id,
       name: row.name ?? 'Interviewer',
     }));
-    if (interviewee) people.push({ role: 'interviewee', id: interviewee.id, name: interviewee.name });
+    if (interviewee)
+      people.push({ role: 'interviewee', id: interviewee.id, name: interviewee.name });
     return people;
   }
 
@@ -79,7 +80,8 @@ export class RoomService {
     if (access.role === 'interviewee' && access.intervieweeId) {
       return { role: 'interviewee', id: access.intervieweeId };
     }
-    if (access.role === 'interviewer' && interviewerId) return { role: 'interviewer', id: interviewerId };
+    if (access.role === 'interviewer' && interviewerId)
+      return { role: 'interviewer', id: interviewerId };
     return null;
   }
 
@@ -188,7 +190,10 @@ export class RoomService {
    */
   async sweep(now: EpochMs): Promise<string[]> {
     for (;;) {
-      const orphans = await this.store.orphanedConnections(now - CONNECTION_ORPHANED_AFTER_MS, BATCH);
+      const orphans = await this.store.orphanedConnections(
+        now - CONNECTION_ORPHANED_AFTER_MS,
+        BATCH,
+      );
       for (const orphan of orphans) await this.leave(orphan.event_id, orphan.id, orphan.seen_at);
       if (orphans.length < BATCH) break;
     }
@@ -210,7 +215,8 @@ export class RoomService {
       const emptiedAt = record?.room_emptied_at;
       if (!record || record.end_at !== null || emptiedAt == null) return false;
       if (emptiedAt > now - this.rules.emptyGraceMs) return false;
-      if ((await store.connectionsOf(eventId, now - CONNECTION_ORPHANED_AFTER_MS)).length) return false;
+      if ((await store.connectionsOf(eventId, now - CONNECTION_ORPHANED_AFTER_MS)).length)
+        return false;
       const interviewee = await store.intervieweeOf(eventId);
       if (!interviewee || interviewee.id !== record.interviewee_id) return false;
       const finishing = intervieweeTransition(interviewee.status, 'finish');

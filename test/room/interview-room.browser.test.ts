@@ -28,6 +28,11 @@ import {
   type GraphQL,
 } from './conduct-interview.js';
 
+// Callbacks of page.evaluate run in the browser; this project is typed for Node, without DOM types.
+declare const document: any;
+declare const navigator: any;
+declare const DOMException: any;
+
 /**
  * The interview room in headless Chromium with fake cameras and microphones, against one
  * service process on the embedded database: real WebRTC between browser contexts, signalled
@@ -147,8 +152,8 @@ describe('the interview room in Chromium [sqlite]', function () {
       await assertHearsAudioOf(page, 1);
       assert.equal(await page.locator('#videos video').count(), 0);
       const sendsVideo = await page.evaluate(() =>
-        [...document.querySelectorAll<HTMLAudioElement>('#videos audio')].some(
-          (element) => (element.srcObject as MediaStream | null)?.getVideoTracks().length,
+        [...document.querySelectorAll('#videos audio')].some(
+          (element: any) => (element.srcObject as any)?.getVideoTracks().length,
         ),
       );
       assert.equal(sendsVideo, false);
@@ -163,7 +168,7 @@ describe('the interview room in Chromium [sqlite]', function () {
     // The browser refuses the camera as it does when the person says no.
     await interviewer.addInitScript(() => {
       const original = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
-      navigator.mediaDevices.getUserMedia = (constraints) =>
+      navigator.mediaDevices.getUserMedia = (constraints: any) =>
         constraints?.video
           ? Promise.reject(new DOMException('Permission denied', 'NotAllowedError'))
           : original(constraints);
@@ -186,9 +191,9 @@ describe('the interview room in Chromium [sqlite]', function () {
     await assertPlaysVideoOf(interviewer, 1);
     // The interviewee hears the interviewer, who sends no picture.
     await interviewee.waitForFunction(() => {
-      const video = document.querySelector<HTMLVideoElement>('#videos .tile:not(.mine) video');
-      const stream = video?.srcObject as MediaStream | null;
-      return stream?.getAudioTracks().some((track) => track.readyState === 'live');
+      const video = document.querySelector('#videos .tile:not(.mine) video');
+      const stream = video?.srcObject as any;
+      return stream?.getAudioTracks().some((track: any) => track.readyState === 'live');
     });
   });
 });

@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 
+// Callbacks of page.evaluate run in the browser; this project is typed for Node, without DOM types.
+declare const document: any;
+declare const window: any;
+
 /**
  * Chromium flags for media tests (ENGINEERING-NOTES "WebRTC in headless Chromium"): a synthetic
  * camera and microphone, permission granted without a prompt, host candidates on loopback
@@ -70,14 +74,12 @@ export async function press(page: Page, name: string): Promise<void> {
 /** Marks the document, so that a later check shows the page was never reloaded or left. */
 export async function markDocument(page: Page): Promise<void> {
   await page.evaluate(() => {
-    (window as unknown as { sameDocument: string }).sameDocument = 'unchanged';
+    window.sameDocument = 'unchanged';
   });
 }
 
 export async function assertSameDocument(page: Page): Promise<void> {
-  const mark = await page.evaluate(
-    () => (window as unknown as { sameDocument?: string }).sameDocument,
-  );
+  const mark = await page.evaluate(() => window.sameDocument);
   assert.equal(mark, 'unchanged', 'the page was reloaded or left');
 }
 
@@ -101,16 +103,15 @@ export async function assertPlaysVideoOf(page: Page, count: number): Promise<voi
   const selector = '#videos .tile:not(.mine) video';
   await page.waitForFunction(
     ({ selector, count }) => {
-      const videos = [...document.querySelectorAll<HTMLVideoElement>(selector)];
-      return videos.length === count && videos.every((video) => video.videoWidth > 0);
+      const videos = [...document.querySelectorAll(selector)];
+      return videos.length === count && videos.every((video: any) => video.videoWidth > 0);
     },
     { selector, count },
     { timeout: 20_000 },
   );
   const times = () =>
     page.evaluate(
-      (selector) =>
-        [...document.querySelectorAll<HTMLVideoElement>(selector)].map((v) => v.currentTime),
+      (selector) => [...document.querySelectorAll(selector)].map((v: any) => v.currentTime),
       selector,
     );
   const first = await times();
@@ -123,12 +124,12 @@ export async function assertPlaysVideoOf(page: Page, count: number): Promise<voi
 export async function assertHearsAudioOf(page: Page, count: number): Promise<void> {
   await page.waitForFunction(
     (count) => {
-      const elements = [...document.querySelectorAll<HTMLAudioElement>('#videos .tile:not(.mine) audio')];
+      const elements = [...document.querySelectorAll('#videos .tile:not(.mine) audio')];
       return (
         elements.length === count &&
-        elements.every((element) => {
-          const stream = element.srcObject as MediaStream | null;
-          return stream?.getAudioTracks().some((track) => track.readyState === 'live');
+        elements.every((element: any) => {
+          const stream = element.srcObject as any;
+          return stream?.getAudioTracks().some((track: any) => track.readyState === 'live');
         })
       );
     },
