@@ -161,7 +161,8 @@ export function mountInterviewerLobby(
       const link = await openForm(req, res);
       if (!link) return;
       const question = CONFIRMATIONS[action];
-      if (question && formField(req, 'confirmed') !== 'yes') {
+      const identified = services.identities.recall(req, place(link)) !== null;
+      if (question && identified && formField(req, 'confirmed') !== 'yes') {
         return services.pages.confirm(res, {
           ...question,
           view: await services.lifecycle.view(link.access.eventId),

@@ -567,6 +567,10 @@ describe('interview pages (over HTTP, with an in-memory lifecycle)', () => {
     });
 
     it('admits, sends back, ends the interview and the event, each answered 303', async () => {
+      const QUESTIONS: Partial<Record<string, string>> = {
+        'end-interview': 'End this interview?',
+        'end-event': 'End the whole event?',
+      };
       lifecycle.state.interviewee!.status = 'CHECKED_IN';
       const lee = lifecycle.state.interviewers[0]!.id;
       let page = await identify();
@@ -578,7 +582,20 @@ describe('interview pages (over HTTP, with an in-memory lifecycle)', () => {
         ['end-interview', 'Save decision'],
         ['end-event', 'This interview event has ended'],
       ] as const) {
-        const { response } = await visitor.post(`${interviewerPath()}/${action}`);
+        const question = QUESTIONS[action];
+        if (question) {
+          // Asked first, on a page of its own; nothing happens until it is confirmed.
+          const asked = await visitor.post(`${interviewerPath()}/${action}`);
+          assert.equal(asked.response.status, 200, action);
+          assert.ok(asked.body.includes(question), `${action} asks ${question}`);
+          assert.ok(asked.body.includes('name="confirmed" value="yes"'));
+        }
+        const transitionsBefore = lifecycle.transitions.length;
+        const { response } = await visitor.post(
+          `${interviewerPath()}/${action}`,
+          question ? { confirmed: 'yes' } : {},
+        );
+        assert.equal(lifecycle.transitions.length, transitionsBefore + 1, action);
         assert.equal(response.status, 303, action);
         assert.equal(response.headers.get('location'), interviewerPath());
         page = await visitor.get(interviewerPath());
@@ -613,7 +630,7 @@ describe('interview pages (over HTTP, with an in-memory lifecycle)', () => {
       lifecycle.state.interviewee!.status = 'CHECKED_IN';
       await identify();
       await visitor.post(`${interviewerPath()}/admit`);
-      await visitor.post(`${interviewerPath()}/end-interview`);
+      await visitor.post(`${interviewerPath()}/end-interview`, { confirmed: 'yes' });
       const recordId = lifecycle.state.records[0]!.id;
       const lee = lifecycle.state.interviewers[0]!.id;
 
@@ -880,7 +897,9 @@ describe('interview pages on the real service [sqlite]', () => {
     const lobby = await interviewer.get(paths.interviewer);
     assert.match(lobby.body, /Kim Candidate<\/strong>: Checked in, waiting in the lobby/);
 
-    const endInterview = await interviewer.post(`${paths.interviewer}/end-interview`);
+    const endInterview = await interviewer.post(`${paths.interviewer}/end-interview`, {
+      confirmed: 'yes',
+    });
     assert.equal(endInterview.response.status, 409, 'nobody is in the room yet');
     assert.ok(alertText(endInterview.body));
     assert.equal(await intervieweeStatus(paths.id), 'CHECKED_IN');

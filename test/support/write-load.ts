@@ -138,7 +138,9 @@ export class WriteLoad {
       this.ledger.progressAcknowledged(event.id, 'INTERVIEWING');
 
       this.ledger.progressAttempted(event.id, 'INTERVIEWED');
-      if (!(await posted(interviewer, interviewerPage, 'end-interview'))) return false;
+      if (!(await posted(interviewer, interviewerPage, 'end-interview', { confirmed: 'yes' }))) {
+        return false;
+      }
       this.ledger.progressAcknowledged(event.id, 'INTERVIEWED');
       return true;
     });
