@@ -1,0 +1,242 @@
+import assert from 'node:assert/strict';
+import type { Principal } from '../../src/oauth/principal.js';
+import { ConsoleClient } from '../support/console-client.js';
+import { describeEachDialect } from '../support/databases.js';
+import { postGraphQL } from '../support/graphql-client.js';
+import { insertTenant } from '../support/interview-fixtures.js';
+import { LiveClient, type RefusedUpgrade } from '../support/live-client.js';
+import { startTestService } from '../support/service.js';
+
+const CREATE = `mutation($input: CreateVirtualInterviewEventInput!) {
+  createVirtualInterviewEvent(input: $input) { event {
+    id interviewerLobbyUrl interviewLandingPageUrl
+    intervieweesConnection { interviewees { intervieweeLobbyUrl } }
+  } } }`;
+
+const INTERVIEWER = 'lee@example.com';
+
+interface OpenedEvent {
+  id: string;
+  interviewer: string;
+  interviewee: string;
+  landing: string;
+}
+
+/**
+ * The live connections of the interview pages over a real socket: authorised exactly like the
+ * pages, confined to one event's room, and carrying lobby changes and WebRTC signals.
+ */
+describeEachDialect('live connections of the interview pages', (database) => {
+  let service: Awaited<ReturnType<typeof startTestService>>;
+  const open: LiveClient[] = [];
+
+  before(async () => {
+    const tenant = await insertTenant(database().db, 'live');
+    const principal: Principal = {
+      kind: 'app',
+      appId: tenant.appId,
+      ownerUserId: tenant.userId,
+      clientId: 'live-client',
+      jti: 'live-token',
+      employerId: tenant.employerId,
+      scopes: ['employer_access'],
+    };
+    service = await startTestService(database(), { authenticate: async () => principal });
+  });
+  afterEach(async () => {
+    for (const client of open.splice(0)) await client.close();
+  });
+  after(async () => {
+    await service?.stop();
+  });
+
+  async function createEvent(): Promise<OpenedEvent> {
+    const start = Date.now() + 10 * 60_000;
+    const { body } = await postGraphQL(service.url, 'scheduler', {
+      query: CREATE,
+      variables: {
+        input: {
+          title: 'Live round',
+          startTime: new Date(start).toISOString(),
+          endTime: new Date(start + 3600_000).toISOString(),
+          timezone: 'Europe/Berlin',
+          interviewers: [{ email: INTERVIEWER }],
+          interviewee: { name: 'Kim Candidate', email: 'kim@example.com' },
+          requestMetadata: { atsName: 'Live test' },
+        },
+      },
+    });
+    assert.equal(body.errors, undefined, JSON.stringify(body.errors));
+    const event = body.data.createVirtualInterviewEvent.event;
+    const path = (url: string) => new URL(url).pathname;
+    return {
+      id: event.id,
+      interviewer: path(event.interviewerLobbyUrl),
+      interviewee: path(event.intervieweesConnection.interviewees[0].intervieweeLobbyUrl),
+      landing: path(event.interviewLandingPageUrl),
+    };
+  }
+
+  /** A browser that said which interviewer it is, as its cookie header. */
+  async function interviewerCookie(event: OpenedEvent, email = INTERVIEWER): Promise<string> {
+    const browser = new ConsoleClient(service.url);
+    const answer = await browser.submit(event.interviewer, `${event.interviewer}/identify`, {
+      email,
+    });
+    assert.equal(answer.status, 303);
+    return `hpa_lobby_interviewer=${browser.cookie('hpa_lobby_interviewer')}`;
+  }
+
+  async function step(event: OpenedEvent, cookie: string | null, action: string): Promise<void> {
+    const page = cookie ? event.interviewer : event.interviewee;
+    const headers: Record<string, string> = cookie ? { cookie } : {};
+    const shown = await fetch(new URL(page, service.url), { headers });
+    const html = await shown.text();
+    const token = /name="csrf_token" value="([^"]+)"/.exec(html)?.[1];
+    assert.ok(token, `no form on ${page}`);
+    const csrfCookie = shown.headers.getSetCookie().map((line) => line.split(';')[0]);
+    const answer = await fetch(new URL(`${page}/${action}`, service.url), {
+      method: 'POST',
+      redirect: 'manual',
+      headers: {
+        cookie: [...csrfCookie, ...(cookie ? [cookie] : [])].join('; '),
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: new URLSearchParams({ csrf_token: token, confirmed: 'yes' }),
+    });
+    assert.equal(answer.status, 303, `${action}: ${await answer.text()}`);
+  }
+
+  async function live(path: string, headers: Record<string, string> = {}): Promise<LiveClient> {
+    const client = await LiveClient.connect(`${service.url}${path}/live`, headers);
+    open.push(client);
+    await client.next('hello');
+    return client;
+  }
+
+  async function refused(path: string, headers: Record<string, string> = {}) {
+    const answer = await LiveClient.open(`${service.url}${path}/live`, headers);
+    assert.ok(!(answer instanceof LiveClient), `${path} was let in`);
+    return answer as RefusedUpgrade;
+  }
+
+  it('refuses wrong, altered and other-kind links with the lobby pages’ one 404', async () => {
+    const event = await createEvent();
+    const cookie = await interviewerCookie(event);
+    const notFound = await fetch(`${service.url}/lobby/interviewee/${'x'.repeat(43)}`);
+    assert.equal(notFound.status, 404);
+    const page = await notFound.text();
+    const token = event.interviewee.split('/').pop()!;
+    const altered = `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`;
+    for (const path of [
+      `/lobby/interviewee/${'x'.repeat(43)}`,
+      `/lobby/interviewee/${altered}`,
+      `/lobby/interviewer/${event.interviewee.split('/').pop()}`,
+      `/lobby/interviewee/${event.interviewer.split('/').pop()}`,
+      `/lobby/interviewer/${event.landing.split('/').pop()}`,
+    ]) {
+      const answer = await refused(path, { cookie });
+      assert.equal(answer.status, 404, path);
+      assert.equal(answer.body, page, path);
+    }
+    // A path that is no live connection at all is no upgrade either.
+    assert.equal((await refused('/lobby/interviewee')).status, 404);
+  });
+
+  it('refuses an interviewer link without the identity cookie, and other sites', async () => {
+    const event = await createEvent();
+    assert.equal((await refused(event.interviewer)).status, 403);
+    const cookie = await interviewerCookie(event);
+    const other = await refused(event.interviewer, { cookie, origin: 'https://evil.example' });
+    assert.equal(other.status, 403);
+    const sameSite = await live(event.interviewer, { cookie, origin: service.url });
+    assert.ok(sameSite);
+  });
+
+  it('tells both lobbies about every change, and lets the interviewee in only once admitted', async () => {
+    const event = await createEvent();
+    const cookie = await interviewerCookie(event);
+    const lobby = await live(event.interviewer, { cookie });
+    const candidate = await live(event.interviewee);
+
+    candidate.send({ type: 'join', video: true });
+    const notYet = await candidate.next('refused');
+    assert.match(notYet.message, /not been let into the room yet/);
+
+    await step(event, null, 'check-in');
+    await lobby.next('changed');
+    await candidate.next('changed');
+    await step(event, cookie, 'admit');
+    await lobby.next('changed');
+    await candidate.next('changed');
+
+    lobby.send({ type: 'join', video: true });
+    const alone = await lobby.next('room');
+    assert.deepEqual(alone.peers, []);
+    candidate.send({ type: 'join', video: true });
+    const entered = await candidate.next('room');
+    assert.equal(entered.peers.length, 1);
+    assert.equal(entered.peers[0].role, 'interviewer');
+    const joined = await lobby.next('peer-joined');
+    assert.equal(joined.peer.id, entered.you.id);
+    assert.equal(joined.peer.name, 'Kim Candidate');
+
+    // Signals reach exactly the connection they are addressed to.
+    candidate.send({ type: 'signal', to: alone.you.id, data: { description: { type: 'offer' } } });
+    const signal = await lobby.next('signal');
+    assert.equal(signal.from, entered.you.id);
+    assert.deepEqual(signal.data, { description: { type: 'offer' } });
+
+    // Sent back: the interviewee leaves the room and is told so.
+    await step(event, cookie, 'send-back');
+    const removed = await candidate.next('removed');
+    assert.match(removed.message, /sent you back to the lobby/);
+    const left = await lobby.next('peer-left');
+    assert.equal(left.peer.id, entered.you.id);
+  });
+
+  it('keeps every room to itself: no signal crosses into another event', async () => {
+    const [mine, theirs] = [await createEvent(), await createEvent()];
+    for (const event of [mine, theirs]) await step(event, null, 'check-in');
+    const myCookie = await interviewerCookie(mine);
+    const theirCookie = await interviewerCookie(theirs);
+    await step(mine, myCookie, 'admit');
+
+    const me = await live(mine.interviewer, { cookie: myCookie });
+    me.send({ type: 'join', video: false });
+    const myRoom = await me.next('room');
+    const candidate = await live(mine.interviewee);
+    candidate.send({ type: 'join', video: false });
+    const candidateRoom = await candidate.next('room');
+
+    const stranger = await live(theirs.interviewer, { cookie: theirCookie });
+    stranger.send({ type: 'join', video: false });
+    const strangerRoom = await stranger.next('room');
+    assert.deepEqual(strangerRoom.peers, [], 'another event’s room is empty');
+    stranger.send({ type: 'signal', to: candidateRoom.you.id, data: { candidate: 'x' } });
+    stranger.send({ type: 'signal', to: myRoom.you.id, data: { candidate: 'x' } });
+    assert.equal(await candidate.staysWithout('signal', 400), true);
+    assert.equal(await me.staysWithout('signal', 0), true);
+
+    // A cookie of one event's lobby opens nothing on another event's lobby.
+    assert.equal((await refused(theirs.interviewer, { cookie: myCookie })).status, 403);
+  });
+
+  it('ignores malformed messages and keeps working', async () => {
+    const event = await createEvent();
+    const cookie = await interviewerCookie(event);
+    const lobby = await live(event.interviewer, { cookie });
+    const raw = lobby as unknown as { socket: { send(data: string): void } };
+    for (const junk of [
+      '',
+      'null',
+      '[]',
+      '{"type":"signal","to":"../x","data":{}}',
+      '{'.repeat(500),
+    ]) {
+      raw.socket.send(junk);
+    }
+    lobby.send({ type: 'join', video: true });
+    assert.deepEqual((await lobby.next('room')).peers, []);
+  });
+});
