@@ -3,9 +3,7 @@ import { readFileSync } from 'node:fs';
 import { runInNewContext } from 'node:vm';
 import ical, { type VEvent } from 'node-ical';
 import { ManualClock } from '../../src/clock.js';
-import type { LobbyView } from '../../src/interviews/lifecycle/interview-lifecycle.js';
 import { startsIn } from '../../src/lobby/countdown.js';
-import { eventInfoModel } from '../../src/lobby/event-info-model.js';
 import type { Principal } from '../../src/oauth/principal.js';
 import { randomToken } from '../../src/security/random.js';
 import { describeEachDialect } from '../support/databases.js';
@@ -66,31 +64,6 @@ function browserCountdown(now: number, start: number, end: number) {
   return element;
 }
 
-/** A view with just what the event information reads. */
-function viewWith(interviewers: LobbyView['interviewers']): LobbyView {
-  return {
-    asOf: START - HOUR,
-    event: {
-      id: 'event',
-      title: 'Interview',
-      startAt: START,
-      endAt: END,
-      startOffsetMinutes: -300,
-      endOffsetMinutes: -300,
-      timezone: 'America/New_York',
-      status: 'SCHEDULED',
-      mediaType: 'VIDEO',
-      employerName: null,
-      createdAt: 0,
-      updatedAt: 0,
-    },
-    interviewers,
-    interviewee: null,
-    records: [],
-    links: { landingPageUrl: null, interviewerLobbyUrl: null, intervieweeLobbyUrl: null },
-  };
-}
-
 function altered(token: string): string {
   return `${token.slice(0, -1)}${token.at(-1) === 'A' ? 'B' : 'A'}`;
 }
@@ -119,34 +92,6 @@ describe('event information wording', () => {
     assert.equal(started.textContent, 'Started at 9:00 AM EST');
     assert.equal(started.hidden, false);
     assert.equal(browserCountdown(END, START, END).hidden, true);
-  });
-
-  it('names interviewers where it can and counts the others, never giving an email', () => {
-    const interviewer = (name: string | null, email: string) => ({ id: email, email, name });
-    const names = (view: LobbyView) => eventInfoModel(view, '/p').event_info.interviewers;
-    assert.deepEqual(
-      names(viewWith([interviewer(null, 'a@x.test'), interviewer(null, 'b@x.test')])),
-      {
-        label: 'Interviewers',
-        names: '2 interviewers',
-      },
-    );
-    assert.deepEqual(names(viewWith([interviewer('  ', 'a@x.test')])), {
-      label: 'Interviewer',
-      names: '1 interviewer',
-    });
-    assert.deepEqual(
-      names(
-        viewWith([
-          interviewer('Lee', 'lee@x.test'),
-          interviewer('Sam Park', 'sam@x.test'),
-          interviewer(null, 'c@x.test'),
-          interviewer(null, 'd@x.test'),
-        ]),
-      ),
-      { label: 'Interviewers', names: 'Lee, Sam Park, and 2 other interviewers' },
-    );
-    assert.equal(names(viewWith([])), null);
   });
 });
 
@@ -337,6 +282,22 @@ describeEachDialect('event information and the calendar file', (database) => {
       assert.match(text, /<script src="\/assets\/countdown.js" defer><\/script>/);
       assert.ok(text.includes(`<a href="${page}/event.ics" download>Add to calendar (.ics)</a>`));
     }
+  });
+
+  it('names interviewers where it can and counts the others', async () => {
+    const paths = await schedule({
+      interviewers: [{ email: 'sam.interviewer@example.com' }, { email: 'lee@example.com' }],
+    });
+    const interviewers = async () =>
+      /<dt>Interviewers<\/dt>\s*<dd>([^<]*)<\/dd>/.exec(
+        decoded((await get(paths.interviewee)).body),
+      )?.[1];
+    assert.equal(await interviewers(), 'Ana Organizer and 2 other interviewers');
+    const rows = database().db('interviewers').where({ event_id: paths.id });
+    await rows.clone().where({ email: 'lee@example.com' }).update({ name: 'Lee' });
+    assert.equal(await interviewers(), 'Ana Organizer, Lee, and 1 other interviewer');
+    await rows.clone().update({ name: null });
+    assert.equal(await interviewers(), '3 interviewers');
   });
 
   it('counts down by the service clock, says when it started, and says nothing once ended', async () => {
