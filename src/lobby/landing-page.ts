@@ -7,6 +7,6 @@ export function mountLandingPage(router: Router, services: LobbyServices): void 
   router.get(`${LOBBY_PATHS.landing}/:token`, async (req, res) => {
     const link = await openLink(services, 'landing', req, res);
     if (!link) return;
-    services.pages.landing(res, await services.lifecycle.view(link.access.eventId));
+    services.pages.landing(res, await services.lifecycle.view(link.access.eventId), link.path);
   });
 }

@@ -11,6 +11,7 @@ import {
   type Interviewer,
 } from './page-models.js';
 import { pageTemplates } from '../http/views.js';
+import { eventInfoModel } from './event-info-model.js';
 
 /** What every page with a form needs, and the problem to show above it, if any. */
 export interface FormPage {
@@ -27,14 +28,15 @@ export interface FormPage {
  * and none of them carries a script or a style attribute, so the site's CSP holds as is.
  */
 export class LobbyPages {
-  landing(res: Response, view: LobbyView): void {
-    this.render(res, 200, 'landing.njk', landingModel(view));
+  landing(res: Response, view: LobbyView, path: string): void {
+    this.render(res, 200, 'landing.njk', { ...landingModel(view), ...eventInfoModel(view, path) });
   }
 
   intervieweeLobby(res: Response, page: FormPage): void {
     this.render(res, page.status ?? 200, 'lobby-interviewee.njk', {
       ...this.form(page),
       ...intervieweeModel(page.view),
+      ...eventInfoModel(page.view, page.path),
       check_in_action: `${page.path}/check-in`,
       live_path: `${page.path}/live`,
       room_path: mayEnterRoom(page.view, 'interviewee') ? `${page.path}/room` : null,

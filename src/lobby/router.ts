@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import type { InterviewLifecycle } from '../interviews/lifecycle/interview-lifecycle.js';
 import { LOBBY_PATHS } from '../interviews/lobby-links.js';
 import type { CsrfTokens } from '../sessions/csrf.js';
+import { mountCalendarFiles } from './calendar-file.js';
 import { lobbyErrorPages } from './html-errors.js';
 import { mountIntervieweeLobby } from './interviewee-lobby.js';
 import type { InterviewerIdentities } from './interviewer-identity.js';
@@ -26,9 +27,9 @@ export interface LobbyDependencies {
 const PAGE_PREFIXES = [LOBBY_PATHS.landing, LOBBY_PATHS.interviewer, LOBBY_PATHS.interviewee];
 
 /**
- * The interview pages: the landing page and the two lobbies (README "Interview pages"). Their
- * URLs are capabilities, so no answer under them may be cached or leak its address in a
- * Referer, and every unknown link gets the same not-found page.
+ * The interview pages: the landing page, the two lobbies and the event's calendar file (README
+ * "Interview pages"). Their URLs are capabilities, so no answer under them may be cached or leak
+ * its address in a Referer, and every unknown link gets the same not-found page.
  */
 export function lobbyRouter(deps: LobbyDependencies): Router {
   const pages = new LobbyPages();
@@ -51,6 +52,7 @@ export function lobbyRouter(deps: LobbyDependencies): Router {
   mountIntervieweeLobby(router, services, form);
   mountInterviewerLobby(router, services, form);
   mountRoomPage(router, services);
+  mountCalendarFiles(router, services, deps.config.publicUrl);
   router.use(PAGE_PREFIXES, (_req, res) => pages.notFound(res));
   router.use(PAGE_PREFIXES, lobbyErrorPages(pages));
   return router;

@@ -71,3 +71,13 @@ function sameDay(a: number, b: number, timeZone: string): boolean {
   });
   return day.format(a) === day.format(b);
 }
+
+/** A moment with its zone's short name, for a line that stands alone: "9:00 AM EST". */
+export function timeOfDayInZone(at: number, timezone: string): string {
+  return new Intl.DateTimeFormat(LOCALE, {
+    timeZone: timezone,
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZoneName: 'short',
+  }).format(at);
+}

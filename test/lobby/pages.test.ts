@@ -44,6 +44,7 @@ class FakeLifecycle implements InterviewLifecycle {
 
   constructor(title = 'Backend engineer – first round') {
     this.state = {
+      asOf: Date.UTC(2026, 11, 1, 12, 0),
       event: {
         id: randomUUID(),
         title,
@@ -54,14 +55,18 @@ class FakeLifecycle implements InterviewLifecycle {
         timezone: 'America/New_York',
         status: 'SCHEDULED',
         mediaType: 'VIDEO',
+        employerName: null,
+        createdAt: Date.UTC(2026, 10, 1),
+        updatedAt: Date.UTC(2026, 10, 1),
       },
       interviewers: [
         { id: randomUUID(), email: 'Lee@Example.com', name: 'Lee' },
         { id: randomUUID(), email: 'sam@example.com', name: null },
       ],
-      interviewee: { id: randomUUID(), name: 'Casey Candidate', status: 'RSVPED' },
+      interviewee: { id: randomUUID(), name: 'Casey Candidate', status: 'RSVPED', job: null },
       records: [],
       links: {
+        landingPageUrl: `http://pages.test/interviews/${this.tokens.landing}`,
         interviewerLobbyUrl: `http://pages.test/lobby/interviewer/${this.tokens.interviewer}`,
         intervieweeLobbyUrl: `http://pages.test/lobby/interviewee/${this.tokens.interviewee}`,
       },

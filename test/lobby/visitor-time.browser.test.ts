@@ -16,6 +16,7 @@ describe('the landing page in the visitor’s time zone [sqlite]', function () {
   let service: Awaited<ReturnType<typeof startTestService>> | undefined;
   let browser: Browser | null = null;
   let landingUrl: string;
+  let startAt: number;
 
   before(async function () {
     browser = await launchChromium();
@@ -34,6 +35,7 @@ describe('the landing page in the visitor’s time zone [sqlite]', function () {
     service = await startTestService(database, { authenticate: async () => principal });
     const start = new Date(Date.now() + 24 * 3_600_000);
     start.setUTCHours(15, 0, 0, 0);
+    startAt = start.getTime();
     const { body } = await postGraphQL(service.url, 'any', {
       query: CREATE,
       variables: {
@@ -70,6 +72,27 @@ describe('the landing page in the visitor’s time zone [sqlite]', function () {
     }
   });
 
+  it('counts down by the browser clock, then says when it started, then drops the countdown', async () => {
+    const context = await browser!.newContext();
+    try {
+      const page = await context.newPage();
+      // Half a minute of slack: the installed clock keeps running while the page loads.
+      await page.clock.install({ time: startAt - 10 * 60_000 - 30_000 });
+      await page.goto(landingUrl);
+      const countdown = page.locator('[data-countdown]');
+      assert.equal(await countdown.innerText(), 'Starts in 10 minutes');
+      await page.clock.runFor(10 * 60_000);
+      assert.equal(await countdown.innerText(), 'Starts in less than a minute');
+      await page.clock.runFor(60_000);
+      // 15:00 UTC in New York, in winter or in summer.
+      assert.match(await countdown.innerText(), /^Started at (10:00 AM EST|11:00 AM EDT)$/);
+      await page.clock.runFor(3_600_000);
+      assert.equal(await countdown.isVisible(), false);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('shows the event’s zone and UTC without script, and hides the visitor row', async () => {
     const context = await browser!.newContext({ javaScriptEnabled: false });
     try {
@@ -79,6 +102,8 @@ describe('the landing page in the visitor’s time zone [sqlite]', function () {
       const schedule = await page.locator('dl.schedule').innerText();
       assert.match(schedule, /America\/New_York/);
       assert.match(schedule, /In UTC/);
+      // As the server wrote it by its clock: a day or more ahead.
+      assert.match(await page.locator('[data-countdown]').innerText(), /^Starts in \d+ days?/);
     } finally {
       await context.close();
     }

@@ -22,6 +22,8 @@ export interface LobbyAccess {
 }
 
 export interface LobbyView {
+  /** The service clock's instant the statuses were settled at; pages count down from it. */
+  asOf: number;
   event: {
     id: string;
     title: string;
@@ -33,9 +35,20 @@ export interface LobbyView {
     timezone: string;
     status: EventStatus;
     mediaType: MediaType;
+    /** requestMetadata.employerName, when the scheduler gave one. */
+    employerName: string | null;
+    createdAt: number;
+    /** Moves with every change of the event (reschedule, cancel, status). */
+    updatedAt: number;
   };
   interviewers: Array<{ id: string; email: string; name: string | null }>;
-  interviewee: { id: string; name: string; status: IntervieweeStatus } | null;
+  interviewee: {
+    id: string;
+    name: string;
+    status: IntervieweeStatus;
+    /** The job they interview for: an employer job id, or a title and/or location. */
+    job: IntervieweeJob | null;
+  } | null;
   /** The records of the interviewee, oldest first; at most one has no end time. */
   records: Array<{
     id: string;
@@ -43,8 +56,18 @@ export interface LobbyView {
     endAt: number | null;
     outcomes: Array<{ interviewerId: string; decision: DecisionValue | null; note: string | null }>;
   }>;
-  /** URLs of the other pages of this event, for the landing page's links. */
-  links: { interviewerLobbyUrl: string | null; intervieweeLobbyUrl: string | null };
+  /** URLs of the pages of this event, for the pages' links and the calendar file. */
+  links: {
+    landingPageUrl: string | null;
+    interviewerLobbyUrl: string | null;
+    intervieweeLobbyUrl: string | null;
+  };
+}
+
+export interface IntervieweeJob {
+  employerJobId: string | null;
+  title: string | null;
+  location: string | null;
 }
 
 /** A transition the state machines refuse; `message` is written for the person on the page. */

@@ -87,7 +87,8 @@ export class InterviewLifecycleService implements InterviewLifecycle {
         ),
       };
     });
-    return lobbyView(stored, settleEvent(stored.event, this.clock.now(), this.archiveAfterMs));
+    const now = this.clock.now();
+    return lobbyView(stored, settleEvent(stored.event, now, this.archiveAfterMs), now);
   }
 
   async checkIn(eventId: string, intervieweeId: string): Promise<void> {

@@ -6,7 +6,7 @@ import type {
   InterviewerRow,
 } from '../../db/rows.js';
 import type { LobbyLinks } from '../lobby-links.js';
-import type { LobbyView } from './interview-lifecycle.js';
+import type { IntervieweeJob, LobbyView } from './interview-lifecycle.js';
 import { settleInterviewee, settleRecordEnd, type SettledEvent } from './settle.js';
 
 /** Everything stored about one event that its pages show, read in one snapshot. */
@@ -20,10 +20,14 @@ export interface StoredEvent {
   links: LobbyLinks;
 }
 
-/** What a page shows of a stored event, with statuses (and an open record) settled by the clock. */
-export function lobbyView(stored: StoredEvent, settled: SettledEvent): LobbyView {
+/**
+ * What a page shows of a stored event, with statuses (and an open record) settled by the clock
+ * at `asOf`.
+ */
+export function lobbyView(stored: StoredEvent, settled: SettledEvent, asOf: number): LobbyView {
   const { event, interviewee } = stored;
   return {
+    asOf,
     event: {
       id: event.id,
       title: event.title,
@@ -34,12 +38,16 @@ export function lobbyView(stored: StoredEvent, settled: SettledEvent): LobbyView
       timezone: event.timezone,
       status: settled.status,
       mediaType: event.media_type,
+      employerName: event.employer_name,
+      createdAt: event.created_at,
+      updatedAt: event.updated_at,
     },
     interviewers: stored.interviewers.map(({ id, email, name }) => ({ id, email, name })),
     interviewee: interviewee && {
       id: interviewee.id,
       name: interviewee.name,
       status: settleInterviewee(interviewee.status, settled.status),
+      job: jobOf(interviewee),
     },
     records: stored.records.map((record) => ({
       id: record.id,
@@ -54,10 +62,20 @@ export function lobbyView(stored: StoredEvent, settled: SettledEvent): LobbyView
         })),
     })),
     links: {
+      landingPageUrl: stored.links.landingPageUrl,
       interviewerLobbyUrl: stored.links.interviewerLobbyUrl,
       intervieweeLobbyUrl: interviewee
         ? (stored.links.intervieweeLobbyUrls.get(interviewee.id) ?? null)
         : null,
     },
   };
+}
+
+function jobOf(interviewee: IntervieweeRow): IntervieweeJob | null {
+  const job = {
+    employerJobId: interviewee.job_employer_job_id,
+    title: interviewee.job_title,
+    location: interviewee.job_location,
+  };
+  return Object.values(job).some((value) => value !== null) ? job : null;
 }
