@@ -53,7 +53,7 @@ const EVENT_NOT_ENDED = refuse('This interview event has not ended yet, so it is
 /**
  * Event statuses × actions.
  *
- * - join: a participant enters a lobby; the first one starts the event.
+ * - join: a participant enters a lobby or an interviewer the room; the first one starts the event.
  * - end: an interviewer ends the event, or its end time passes.
  * - archive: `ARCHIVE_AFTER_DAYS` have passed since the event ended.
  * - cancel: the cancel mutation; idempotent on a cancelled event.
@@ -101,6 +101,9 @@ const INTERVIEW_CANCELLED = refuse('This interview was cancelled.');
  *
  * - checkIn: the interviewee joins the lobby; doing it again (a reload) changes nothing.
  * - admit, sendBack, finish: an interviewer lets them in, sends them back, ends the interview.
+ *   `finish` also comes from src/room when a started interview's room stays empty past the grace
+ *   period. Admission opens a record; the record's start time is set by src/room at the first
+ *   moment the interviewee and an interviewer are both in the room, not here.
  * - eventEnded: the event ends. Whoever never got into the room is NOT_INTERVIEWED; whoever got
  *   in at least once is INTERVIEWED (the one in the room now, and the one sent back to the lobby,
  *   who already has a finished record).
