@@ -35,6 +35,8 @@ const LIVE_PATH = /^\/lobby\/(interviewer|interviewee)\/([A-Za-z0-9_-]{16,128})\
 const MAX_MESSAGE_BYTES = 64 * 1024;
 /** Messages a connection may send per second (ICE candidates come in bursts). */
 const MAX_MESSAGES_PER_SECOND = 100;
+/** Live connections one process holds for one event: its pages, in every tab of everyone invited. */
+const MAX_CONNECTIONS_PER_EVENT = 100;
 /** How much later than its announcement a recording begins, so that everybody is told first. */
 export const RECORDING_NOTICE_MS = 3000;
 
@@ -154,6 +156,9 @@ export class LiveConnections {
       return refuse(socket, 403, 'text/plain', 'Enter your email on the lobby page first.');
     }
     if (this.closing) return refuse(socket, 503, 'text/plain', 'The service is restarting.');
+    if ((this.byEvent.get(access.eventId)?.size ?? 0) >= MAX_CONNECTIONS_PER_EVENT) {
+      return refuse(socket, 503, 'text/plain', 'Too many pages of this event are open.');
+    }
     this.server.handleUpgrade(req, socket, head, (ws) =>
       this.open(ws, access.eventId, participant),
     );
