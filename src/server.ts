@@ -15,6 +15,7 @@ import { composeLobby } from './lobby/compose.js';
 import { composeMetrics } from './observability/compose.js';
 import { composeGrants, composeOAuth, type OAuth } from './oauth/compose.js';
 import type { Grant } from './oauth/grants/grant.js';
+import { composeRecordings } from './recordings/compose.js';
 import { resolveKeyEncryptionSecret } from './security/key-encryption-secret.js';
 import { composeSessions } from './sessions/compose.js';
 import { createSharedDependencies } from './shared-dependencies.js';
@@ -55,14 +56,15 @@ function composeCapabilities(options: StartOptions) {
   const accounts = composeAccounts(shared, { grantTypes: grants.names });
   const sessions = composeSessions(shared, accounts);
   const oauth = composeOAuth(shared, { accounts, sessions, grants });
-  const interviews = composeInterviews(shared, { accounts });
-  const lobby = composeLobby(shared, { interviews, sessions });
+  const recordings = composeRecordings(shared);
+  const interviews = composeInterviews(shared, { accounts, recordings });
+  const lobby = composeLobby(shared, { interviews, sessions, recordings });
   const partnerConsole = composeConsole(shared, { accounts, sessions, oauth });
   const graphql = composeGraphQL(shared, {
     interviews,
     authenticate: options.authenticate ?? ((token) => oauth.verifier.verify(token)),
   });
-  return { db, clock, oauth, interviews, lobby, partnerConsole, graphql };
+  return { db, clock, oauth, interviews, recordings, lobby, partnerConsole, graphql };
 }
 
 /** Applies pending migrations, then creates the signing keys a fresh database lacks. */
@@ -96,7 +98,7 @@ export async function prepareDatabase(options: StartOptions): Promise<void> {
  */
 export async function startService(options: StartOptions): Promise<RunningService> {
   const { config, logger } = options;
-  const { db, clock, oauth, interviews, lobby, partnerConsole, graphql } =
+  const { db, clock, oauth, interviews, recordings, lobby, partnerConsole, graphql } =
     composeCapabilities(options);
   if (!options.prepared) {
     try {
@@ -119,6 +121,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       ...(metrics?.routers ?? []),
       ...oauth.routers(),
       lobby.router(),
+      recordings.streamRouter(),
       partnerConsole.router(),
       graphql.router(),
     ],

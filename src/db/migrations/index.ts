@@ -10,6 +10,7 @@ import * as rateLimitWindows from './0008_rate_limit_windows.js';
 import * as signingKeyActivation from './0009_signing_key_activation.js';
 import * as interviewEventCounts from './0010_interview_event_counts.js';
 import * as changeEpochs from './0011_change_epochs.js';
+import * as recordings from './0012_recordings.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -33,6 +34,7 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migration]> =
   ['0009_signing_key_activation', signingKeyActivation],
   ['0010_interview_event_counts', interviewEventCounts],
   ['0011_change_epochs', changeEpochs],
+  ['0012_recordings', recordings],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
