@@ -21,7 +21,7 @@ export class LobbyBrowser {
 
   async request(
     path: string,
-    init: { method?: string; body?: BodyInit; headers?: Record<string, string> } = {},
+    init: { method?: string; body?: RequestInit['body']; headers?: Record<string, string> } = {},
   ): Promise<Response> {
     const response = await fetch(`${this.base}${path}`, {
       method: init.method ?? 'GET',

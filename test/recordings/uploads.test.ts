@@ -86,7 +86,7 @@ describeEachDialect('recordings: uploads from the interviewer lobby', (database)
 
     const afterStop = await lee.chunk(body.id, 3, randomBytes(10));
     assert.equal(afterStop.status, 409);
-    assert.deepEqual(Object.keys(await afterStop.json()), ['error']);
+    assert.deepEqual(Object.keys((await afterStop.json()) as object), ['error']);
   });
 
   it('lets exactly one of two interviewers starting at once record', async () => {
