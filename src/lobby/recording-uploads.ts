@@ -1,4 +1,5 @@
-import express, {
+import {
+  raw,
   type ErrorRequestHandler,
   type Request,
   type RequestHandler,
@@ -64,7 +65,7 @@ export function mountRecordingUploads(
     next();
   };
   // Read only after the checks, and never more than one chunk's worth.
-  const chunkBody = express.raw({ type: () => true, limit: limits.chunkMaxBytes });
+  const chunkBody = raw({ type: () => true, limit: limits.chunkMaxBytes });
 
   router.post(base, authorise, async (_req, res) => {
     const { eventId, interviewerId, path } = recorderOf(res);

@@ -1,5 +1,5 @@
 import { constants } from 'node:fs';
-import { mkdir, open, rmdir, unlink } from 'node:fs/promises';
+import { mkdir, open, rmdir, truncate, unlink } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 
 /** Ids the service generated itself; nothing else ever becomes part of a path. */
@@ -39,7 +39,7 @@ export class RecordingFiles {
       if (size < at) {
         throw new Error(`recording file ${path} has ${size} bytes, ${at} were acknowledged`);
       }
-      if (size > at) await file.truncate(at);
+      if (size > at) await truncate(path, at);
       let written = 0;
       while (written < data.length) {
         const { bytesWritten } = await file.write(
