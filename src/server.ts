@@ -12,10 +12,11 @@ import type { BearerAuthenticator } from './graphql/gateway.js';
 import { composeInterviews } from './interviews/compose.js';
 import type { InterviewLifecycle } from './interviews/lifecycle/interview-lifecycle.js';
 import { composeLobby } from './lobby/compose.js';
-import { composeRoom } from './room/compose.js';
+import { composeRoom, type Room } from './room/compose.js';
 import { composeMetrics } from './observability/compose.js';
 import { composeGrants, composeOAuth, type OAuth } from './oauth/compose.js';
 import type { Grant } from './oauth/grants/grant.js';
+import { composeRecordings } from './recordings/compose.js';
 import { resolveKeyEncryptionSecret } from './security/key-encryption-secret.js';
 import { composeSessions } from './sessions/compose.js';
 import { createSharedDependencies } from './shared-dependencies.js';
@@ -58,15 +59,20 @@ function composeCapabilities(options: StartOptions) {
   const accounts = composeAccounts(shared, { grantTypes: grants.names });
   const sessions = composeSessions(shared, accounts);
   const oauth = composeOAuth(shared, { accounts, sessions, grants });
-  const interviews = composeInterviews(shared, { accounts });
-  const lobby = composeLobby(shared, { interviews, sessions });
-  const room = composeRoom(shared, { interviews, lobby });
+  // Recordings announce themselves in the room, which is composed later: the hook forwards.
+  let room: Room | undefined;
+  const recordings = composeRecordings(shared, {
+    onRecordingChange: (eventId, change) => room?.recordingChanged(eventId, change),
+  });
+  const interviews = composeInterviews(shared, { accounts, recordings });
+  const lobby = composeLobby(shared, { interviews, sessions, recordings });
+  room = composeRoom(shared, { interviews, lobby });
   const partnerConsole = composeConsole(shared, { accounts, sessions, oauth });
   const graphql = composeGraphQL(shared, {
     interviews,
     authenticate: options.authenticate ?? ((token) => oauth.verifier.verify(token)),
   });
-  return { db, clock, oauth, interviews, lobby, room, partnerConsole, graphql };
+  return { db, clock, oauth, interviews, recordings, lobby, room, partnerConsole, graphql };
 }
 
 /** Applies pending migrations, then creates the signing keys a fresh database lacks. */
@@ -101,7 +107,7 @@ export async function prepareDatabase(options: StartOptions): Promise<void> {
  */
 export async function startService(options: StartOptions): Promise<RunningService> {
   const { config, logger } = options;
-  const { db, clock, oauth, interviews, lobby, room, partnerConsole, graphql } =
+  const { db, clock, oauth, interviews, recordings, lobby, room, partnerConsole, graphql } =
     composeCapabilities(options);
   if (!options.prepared) {
     try {
@@ -125,6 +131,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       ...(metrics?.routers ?? []),
       ...oauth.routers(),
       lobby.router(),
+      recordings.streamRouter(),
       partnerConsole.router(),
       graphql.router(),
     ],

@@ -17,6 +17,8 @@ export interface SecretBoxes {
   signingKeys: SecretBox;
   /** Lobby capability tokens, so that the API can show an event's links again. */
   lobbyTokens: SecretBox;
+  /** Recording streaming tokens, so that the API can show a record's recording URL again. */
+  recordingTokens: SecretBox;
   /** Copies of client secrets, for the console's password-gated reveal. */
   clientSecrets: SecretBox;
   /** A new client secret waiting for its one display on the console. */
@@ -27,6 +29,7 @@ export interface SecretBoxes {
 const BOX_PURPOSES: Record<keyof SecretBoxes, string> = {
   signingKeys: 'signing-keys',
   lobbyTokens: 'lobby-tokens',
+  recordingTokens: 'recording-tokens',
   clientSecrets: 'client-secrets',
   secretReveals: 'secret-reveals',
 };
@@ -71,6 +74,7 @@ export function createSharedDependencies(input: {
     boxes: {
       signingKeys: box('signingKeys'),
       lobbyTokens: box('lobbyTokens'),
+      recordingTokens: box('recordingTokens'),
       clientSecrets: box('clientSecrets'),
       secretReveals: box('secretReveals'),
     },

@@ -5,6 +5,7 @@ import type { AuditLog } from '../audit/audit-log.js';
 import { composeInterviews } from '../interviews/compose.js';
 import type { SweepCounts } from '../interviews/lifecycle/sweeper.js';
 import { composeGrants, composeOAuth } from '../oauth/compose.js';
+import { composeRecordings } from '../recordings/compose.js';
 import type { SigningKeys } from '../oauth/signing-keys/signing-keys.js';
 import { composeSessions } from '../sessions/compose.js';
 import type { SharedDependencies } from '../shared-dependencies.js';
@@ -31,7 +32,10 @@ export function createCliServices(shared: SharedDependencies): CliServices {
   const accounts = composeAccounts(shared, { grantTypes: grants.names });
   const sessions = composeSessions(shared, accounts);
   const oauth = composeOAuth(shared, { accounts, sessions, grants });
-  const interviews = composeInterviews(shared, { accounts });
+  const interviews = composeInterviews(shared, {
+    accounts,
+    recordings: composeRecordings(shared),
+  });
   return {
     accounts: accounts.accounts,
     apps: accounts.apps,

@@ -278,3 +278,25 @@ export interface LobbyTokenRow {
   token_encrypted: string;
   created_at: EpochMs;
 }
+
+export interface RecordingRow {
+  id: string;
+  event_id: string;
+  /** The interview record the recording belongs to (the one open when it started). */
+  record_id: string;
+  /** The interviewer whose browser records and uploads. */
+  started_by: string;
+  /** SHA-256 of the streaming capability token. */
+  token_hash: string;
+  /** The token itself, sealed, so that the API can show the URL again on every read. */
+  token_sealed: string;
+  /** Acknowledged length of the file; anything after it is an unacknowledged tail. */
+  bytes: number;
+  /** Acknowledged chunks; the next chunk's sequence number. */
+  chunks: number;
+  status: 'recording' | 'stopped';
+  started_at: EpochMs;
+  stopped_at: EpochMs | null;
+  /** When retention deleted the file; the streaming URL answers 404 from then on. */
+  deleted_at: EpochMs | null;
+}

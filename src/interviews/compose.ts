@@ -19,6 +19,7 @@ import {
 } from './lifecycle/sweeper.js';
 import { createInterviewLoaders, type InterviewLoaders } from './loaders.js';
 import { InterviewReadStore } from './read-store.js';
+import type { Recordings } from '../recordings/compose.js';
 
 /** The Interview API's rules, the lifecycle behind the lobby pages, and the sweeper. */
 export interface Interviews {
@@ -42,14 +43,14 @@ export interface Interviews {
 
 export function composeInterviews(
   shared: SharedDependencies,
-  deps: { accounts: Accounts },
+  deps: { accounts: Accounts; recordings: Pick<Recordings, 'links' | 'retention'> },
 ): Interviews {
   const { db, clock, config } = shared;
   const lobbyTokenBox = shared.boxes.lobbyTokens;
   const archiveAfterMs = archiveDelayMs(config.archiveAfterDays);
   const lifecycleStore = new LifecycleStore(db);
   const reads = new InterviewReadStore(db);
-  const sweeper = new InterviewSweeper(lifecycleStore, archiveAfterMs);
+  const sweeper = new InterviewSweeper(lifecycleStore, archiveAfterMs, deps.recordings.retention);
   const changes = new EventChanges();
   return {
     changes,
@@ -70,7 +71,10 @@ export function composeInterviews(
       archiveAfterMs,
       changes,
     ),
-    createLoaders: () => createInterviewLoaders(reads, lobbyTokenBox, config.publicUrl),
+    createLoaders: () =>
+      createInterviewLoaders(reads, lobbyTokenBox, config.publicUrl, (recordIds) =>
+        deps.recordings.links.urlsOfRecords(recordIds),
+      ),
     settleNow: () => settleAt(clock.now(), archiveAfterMs),
     async sweepNow() {
       const sweptAt = clock.now();

@@ -24,12 +24,18 @@ export interface InterviewLoaders {
   recordsOfInterviewee: DataLoader<string, InterviewRecordRow[]>;
   outcomesOfRecord: DataLoader<string, InterviewOutcomeRow[]>;
   lobbyLinks: DataLoader<string, LobbyLinks>;
+  /** By record id: the streaming URL of its latest recording, or null. */
+  recordingUrl: DataLoader<string, string | null>;
 }
+
+/** Streaming URLs of many records' recordings, one per id in order (src/recordings). */
+export type RecordingUrls = (recordIds: readonly string[]) => Promise<Array<string | null>>;
 
 export function createInterviewLoaders(
   store: InterviewReadStore,
   lobbyTokenBox: SecretBox,
   publicUrl: string,
+  recordingUrls: RecordingUrls,
 ): InterviewLoaders {
   const interviewer = new DataLoader(async (ids: readonly string[]) =>
     byId(ids, await store.interviewersByIds(ids)),
@@ -65,6 +71,7 @@ export function createInterviewLoaders(
       const tokens = grouped(ids, await store.lobbyTokensByEventIds(ids), (row) => row.event_id);
       return tokens.map((rows) => linksFromTokens(rows, lobbyTokenBox, publicUrl));
     }),
+    recordingUrl: new DataLoader(recordingUrls),
   };
 }
 

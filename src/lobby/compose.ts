@@ -1,5 +1,6 @@
 import type { Router } from 'express';
 import type { Interviews } from '../interviews/compose.js';
+import type { Recordings } from '../recordings/compose.js';
 import { isHttps, type Sessions } from '../sessions/compose.js';
 import { createRateLimiter, type SharedDependencies } from '../shared-dependencies.js';
 import { InterviewerIdentities } from './interviewer-identity.js';
@@ -17,7 +18,7 @@ export interface Lobby {
 
 export function composeLobby(
   shared: SharedDependencies,
-  deps: { interviews: Interviews; sessions: Sessions },
+  deps: { interviews: Interviews; sessions: Sessions; recordings: Recordings },
 ): Lobby {
   const { config } = shared;
   const dependencies = {
@@ -28,6 +29,7 @@ export function composeLobby(
       secure: isHttps(config.publicUrl),
     }),
     identifyLimiter: createRateLimiter(shared, 'lobby-identify', config.rateLimits.signIn),
+    recordings: deps.recordings.service,
   };
   const pages = new LobbyPages();
   return {

@@ -12,6 +12,7 @@ import { mountLandingPage } from './landing-page.js';
 import { LobbyPages } from './lobby-pages.js';
 import { mountRoomPage } from './room-page.js';
 import type { AttemptLimiter, LobbyServices } from './lobby-guards.js';
+import { mountRecordingUploads, type RecordingUploads } from './recording-uploads.js';
 
 export interface LobbyDependencies {
   lifecycle: InterviewLifecycle;
@@ -22,6 +23,8 @@ export interface LobbyDependencies {
   identities: InterviewerIdentities;
   /** Limits wrong-email attempts on the interviewer lobby (RATE_LIMIT_SIGN_IN_* settings). */
   identifyLimiter: AttemptLimiter;
+  /** Recording uploads from the interviewer lobby; absent, the lobby has none. */
+  recordings?: RecordingUploads;
 }
 
 const PAGE_PREFIXES = [LOBBY_PATHS.landing, LOBBY_PATHS.interviewer, LOBBY_PATHS.interviewee];
@@ -53,6 +56,9 @@ export function lobbyRouter(deps: LobbyDependencies): Router {
   mountInterviewerLobby(router, services, form);
   mountRoomPage(router, services);
   mountCalendarFiles(router, services, deps.config.publicUrl);
+  if (deps.recordings) {
+    mountRecordingUploads(router, services, deps.recordings, deps.config.recordings);
+  }
   router.use(PAGE_PREFIXES, (_req, res) => pages.notFound(res));
   router.use(PAGE_PREFIXES, lobbyErrorPages(pages));
   return router;

@@ -31,6 +31,7 @@ const TABLES = [
   'interview_event_counts',
   'interview_event_start_day_counts',
   'change_epochs',
+  'recordings',
 ];
 
 async function existingTables(db: Database): Promise<string[]> {
@@ -59,6 +60,7 @@ describeEachDialect(
         '0009_signing_key_activation',
         '0010_interview_event_counts',
         '0011_change_epochs',
+        '0012_recordings',
       ]);
       assert.deepEqual(await existingTables(db), TABLES);
       assert.deepEqual(await pendingMigrations(db), []);
@@ -66,6 +68,7 @@ describeEachDialect(
 
       const reverted = await rollbackAll(db);
       assert.deepEqual(reverted, [
+        '0012_recordings',
         '0011_change_epochs',
         '0010_interview_event_counts',
         '0009_signing_key_activation',

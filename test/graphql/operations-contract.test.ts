@@ -10,9 +10,14 @@ import {
   selectEverything,
   wireCheckingSchema,
 } from '../support/schema-conformance.js';
-import { startTestService } from '../support/service.js';
+import { TEST_KEY_ENCRYPTION_SECRET, startTestService } from '../support/service.js';
+import { randomToken, sha256Hex } from '../../src/security/random.js';
+import { SecretBox } from '../../src/security/secret-box.js';
 import { postGraphQL } from '../support/graphql-client.js';
 import { ManualClock } from '../../src/clock.js';
+
+/** The streaming token of each event's recording, by event id. */
+const recordingTokens = new Map<string, string>();
 
 const schema = wireCheckingSchema();
 const rootField = (root: 'Query' | 'Mutation', name: string): GraphQLField<unknown, unknown> => {
@@ -121,8 +126,24 @@ describeEachDialect(
         interviewee_id: interviewee.id,
         start_at: now,
         end_at: now + 60_000,
-        recording_url: 'https://recordings.example.com/r/1',
+        recording_url: null,
         created_at: now,
+      });
+      const token = randomToken();
+      recordingTokens.set(eventId, token);
+      await db('recordings').insert({
+        id: randomUUID(),
+        event_id: eventId,
+        record_id: recordId,
+        started_by: interviewer.id,
+        token_hash: sha256Hex(token),
+        token_sealed: new SecretBox(TEST_KEY_ENCRYPTION_SECRET, 'recording-tokens').seal(token),
+        bytes: 1000,
+        chunks: 1,
+        status: 'stopped',
+        started_at: now,
+        stopped_at: now + 60_000,
+        deleted_at: null,
       });
       await db('interview_outcomes').insert({
         id: randomUUID(),
@@ -175,7 +196,10 @@ describeEachDialect(
       assert.deepEqual(jobs.sort(), ['EmployerJob', 'VirtualInterviewJobInfo']);
       const record =
         events[0].intervieweesConnection.interviewees[0].interviewRecordsConnection.records[0];
-      assert.equal(record.recordingUrl, 'https://recordings.example.com/r/1');
+      assert.equal(
+        record.recordingUrl,
+        `${service.config.publicUrl}/recordings/${recordingTokens.get(eventIds[0]!)}`,
+      );
       assert.deepEqual(record.interviewOutcomesConnection.outcomes[0].decision, {
         value: 'MAYBE',
         noteText: 'Good, needs a second round',

@@ -28,6 +28,7 @@ describe('virtualInterviewEvents when the database fails', () => {
         failing,
         new SecretBox('x'.repeat(32), 'lobby-tokens'),
         'http://x',
+        async (ids) => ids.map(() => null),
       ),
     } as unknown as InterviewContext;
     const resolve = Query.virtualInterviewEvents as (

@@ -3,6 +3,7 @@ import { ManualClock } from '../../src/clock.js';
 import type { Database } from '../../src/db/database.js';
 import type { EventRow } from '../../src/db/rows.js';
 import { composeInterviews, type Interviews } from '../../src/interviews/compose.js';
+import { composeRecordings } from '../../src/recordings/compose.js';
 import { planCount } from '../../src/interviews/event-count.js';
 import type { EventFilters, InstantRange } from '../../src/interviews/event-filter.js';
 import { EventSearchStore } from '../../src/interviews/event-search-store.js';
@@ -128,7 +129,10 @@ describeEachDialect('kept event counts', (database) => {
     before(() => {
       const { db } = database();
       const shared = testSharedDependencies(db, { clock, env: { ARCHIVE_AFTER_DAYS: '1' } });
-      interviews = composeInterviews(shared, { accounts: testAccounts(db, clock) });
+      interviews = composeInterviews(shared, {
+        accounts: testAccounts(db, clock),
+        recordings: composeRecordings(shared),
+      });
     });
 
     function create(startAt: number, endAt: number) {

@@ -10,6 +10,7 @@ import * as rateLimitWindows from './0008_rate_limit_windows.js';
 import * as signingKeyActivation from './0009_signing_key_activation.js';
 import * as interviewEventCounts from './0010_interview_event_counts.js';
 import * as changeEpochs from './0011_change_epochs.js';
+import * as recordings from './0012_recordings.js';
 import * as roomConnections from './0013_room_connections.js';
 
 interface Migration {
@@ -34,6 +35,7 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migration]> =
   ['0009_signing_key_activation', signingKeyActivation],
   ['0010_interview_event_counts', interviewEventCounts],
   ['0011_change_epochs', changeEpochs],
+  ['0012_recordings', recordings],
   ['0013_room_connections', roomConnections],
 ];
 

@@ -9,6 +9,14 @@ import { eventChanges } from './state-machines.js';
 export interface SweepCounts {
   ended: number;
   archived: number;
+  /** Recordings deleted by the retention step; absent when the sweeper has none. */
+  recordingsDeleted?: number;
+}
+
+/** What follows archiving in a sweep: deletes the recordings of events archived long enough. */
+export interface RecordingRetentionStep {
+  /** How many recordings this call deleted. */
+  deleteExpired(now: EpochMs): Promise<number>;
 }
 
 /** Due events read per query; a sweep keeps reading until a batch comes back short. */
@@ -28,12 +36,16 @@ export class InterviewSweeper {
     private readonly store: LifecycleStore,
     /** ARCHIVE_AFTER_DAYS, in milliseconds (see archiveDelayMs). */
     private readonly archiveAfterMs: number,
+    private readonly recordingRetention?: RecordingRetentionStep,
   ) {}
 
   async sweep(now: EpochMs): Promise<SweepCounts> {
     const ended = await this.endDueEvents(now);
     const archived = await this.archiveDueEvents(now);
-    return { ended, archived };
+    if (!this.recordingRetention) return { ended, archived };
+    // After archiving, so that with no days to keep, an event archived now loses them now.
+    const recordingsDeleted = await this.recordingRetention.deleteExpired(now);
+    return { ended, archived, recordingsDeleted };
   }
 
   /** Ended at their end time, the instant reads already settle them to. */
@@ -113,7 +125,9 @@ export function startSweeper(
   const sweepOnce = async () => {
     try {
       const counts = await sweeper.sweep(clock.now());
-      if (counts.ended || counts.archived) logger.info(counts, 'interview sweep');
+      if (counts.ended || counts.archived || counts.recordingsDeleted) {
+        logger.info(counts, 'interview sweep');
+      }
     } catch (error) {
       logger.error({ err: error }, 'interview sweep failed');
     }

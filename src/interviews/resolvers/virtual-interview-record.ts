@@ -15,7 +15,7 @@ export const VirtualInterviewRecord: VirtualInterviewRecordResolvers<InterviewCo
     record.end_at === null
       ? null
       : atOffset(record.end_at, (await eventOf(record, context)).start_offset_minutes),
-  recordingUrl: (record) => record.recording_url,
+  recordingUrl: (record, _args, { loaders }) => loaders.recordingUrl.load(record.id),
   interviewee: async (record, _args, { loaders }) =>
     (await loaders.interviewee.load(record.interviewee_id)) ?? null,
   interviewOutcomesConnection: async (record, _args, { loaders }) => {

@@ -1,0 +1,56 @@
+import type { Router } from 'express';
+import { LifecycleStore } from '../interviews/lifecycle/lifecycle-store.js';
+import { archiveDelayMs } from '../interviews/lifecycle/settle.js';
+import { LobbyPages } from '../lobby/lobby-pages.js';
+import type { SharedDependencies } from '../shared-dependencies.js';
+import { RecordingFiles } from './recording-files.js';
+import { RecordingLinks } from './recording-links.js';
+import { RecordingRetention } from './recording-retention.js';
+import { RecordingService, type RecordingChangeHook } from './recording-service.js';
+import { RecordingStore } from './recording-store.js';
+import { recordingStreamRouter } from './stream-routes.js';
+
+/** Recordings of interviews: uploads from the interviewer lobby, streaming, URLs, retention. */
+export interface Recordings {
+  /** Start, chunks and stop, for the interviewer lobby's upload routes. */
+  service: RecordingService;
+  /** GET and HEAD /recordings/:token on PUBLIC_URL. */
+  streamRouter(): Router;
+  /** VirtualInterviewRecord.recordingUrl, batched. */
+  links: RecordingLinks;
+  /** The sweeper's step that deletes recordings RECORDINGS_KEEP_DAYS_AFTER_ARCHIVE after archiving. */
+  retention: RecordingRetention;
+}
+
+export function composeRecordings(
+  shared: SharedDependencies,
+  options: { onRecordingChange?: RecordingChangeHook } = {},
+): Recordings {
+  const { db, config } = shared;
+  const store = new RecordingStore(db);
+  const files = new RecordingFiles(config.recordings.dir);
+  const tokenBox = shared.boxes.recordingTokens;
+  const service = new RecordingService({
+    recordings: store,
+    lifecycle: new LifecycleStore(db),
+    files,
+    tokenBox,
+    clock: shared.clock,
+    archiveAfterMs: archiveDelayMs(config.archiveAfterDays),
+    limits: config.recordings,
+    onRecordingChange: options.onRecordingChange ?? (() => {}),
+    logger: shared.logger,
+  });
+  const pages = new LobbyPages();
+  return {
+    service,
+    streamRouter: () =>
+      recordingStreamRouter({
+        streamable: (token) => service.streamable(token),
+        root: files.root,
+        notFound: (res) => pages.notFound(res),
+      }),
+    links: new RecordingLinks(store, tokenBox, config.publicUrl),
+    retention: new RecordingRetention(store, files, config.recordings.keepAfterArchiveMs),
+  };
+}

@@ -1,0 +1,85 @@
+import { constants } from 'node:fs';
+import { mkdir, open, rmdir, truncate, unlink } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+
+/** Ids the service generated itself; nothing else ever becomes part of a path. */
+const ID_SHAPE = /^[A-Za-z0-9-]{1,64}$/;
+
+/**
+ * The recording files: `<RECORDINGS_DIR>/<event id>/<recording id>.webm`, directories 0700 and
+ * files 0600. The database row says how many bytes of a file are acknowledged; these methods
+ * only do what they are told about offsets.
+ */
+export class RecordingFiles {
+  /** The absolute RECORDINGS_DIR. */
+  readonly root: string;
+
+  constructor(dir: string) {
+    this.root = resolve(dir);
+  }
+
+  /** The file's path relative to `root`. */
+  relativePath(eventId: string, recordingId: string): string {
+    if (!ID_SHAPE.test(eventId) || !ID_SHAPE.test(recordingId)) {
+      throw new Error('recording ids must be generated ids');
+    }
+    return join(eventId, `${recordingId}.webm`);
+  }
+
+  /**
+   * Writes `data` at byte `at`, after cutting whatever follows `at` (a tail written before a
+   * crash that was never acknowledged), and returns once the bytes are on disk.
+   */
+  async writeAt(eventId: string, recordingId: string, at: number, data: Buffer): Promise<void> {
+    const path = join(this.root, this.relativePath(eventId, recordingId));
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    const file = await open(path, constants.O_RDWR | constants.O_CREAT, 0o600);
+    try {
+      const { size } = await file.stat();
+      if (size < at) {
+        throw new Error(`recording file ${path} has ${size} bytes, ${at} were acknowledged`);
+      }
+      if (size > at) await truncate(path, at);
+      let written = 0;
+      while (written < data.length) {
+        const { bytesWritten } = await file.write(
+          data,
+          written,
+          data.length - written,
+          at + written,
+        );
+        written += bytesWritten;
+      }
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+    // The first chunk created the file (and maybe its directory): make their names durable too.
+    if (at === 0) {
+      await syncDirectory(dirname(path));
+      await syncDirectory(this.root);
+    }
+  }
+
+  /** Deletes the file, and its event's directory once empty; a missing file is no error. */
+  async remove(eventId: string, recordingId: string): Promise<void> {
+    const path = join(this.root, this.relativePath(eventId, recordingId));
+    await unlink(path).catch(ignoreCodes('ENOENT'));
+    await rmdir(dirname(path)).catch(ignoreCodes('ENOENT', 'ENOTEMPTY', 'EEXIST'));
+  }
+}
+
+async function syncDirectory(path: string): Promise<void> {
+  const directory = await open(path, constants.O_RDONLY);
+  try {
+    await directory.sync();
+  } finally {
+    await directory.close();
+  }
+}
+
+function ignoreCodes(...codes: string[]) {
+  return (error: NodeJS.ErrnoException) => {
+    if (!codes.includes(error.code ?? '')) throw error;
+  };
+}

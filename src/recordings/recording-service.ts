@@ -1,0 +1,243 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { Clock } from '../clock.js';
+import { isUniqueViolation } from '../db/errors.js';
+import type { RecordingRow } from '../db/rows.js';
+import type { LifecycleStore } from '../interviews/lifecycle/lifecycle-store.js';
+import { settleEvent, settleInterviewee } from '../interviews/lifecycle/settle.js';
+import { eventTransition } from '../interviews/lifecycle/state-machines.js';
+import { sha256Hex } from '../security/random.js';
+import type { SecretBox } from '../security/secret-box.js';
+import { KeyedQueue } from './keyed-queue.js';
+import type { RecordingFiles } from './recording-files.js';
+import { RecordingRefused } from './recording-refused.js';
+import type { RecordingStore } from './recording-store.js';
+import { mintRecordingToken, RECORDING_TOKEN_SHAPE } from './recording-tokens.js';
+
+/**
+ * Told after a recording started or stopped has committed (the live room shows who records).
+ * A failing hook is logged; it never undoes the change.
+ */
+export type RecordingChangeHook = (
+  eventId: string,
+  change: { recordingId: string; active: boolean },
+) => void | Promise<void>;
+
+export interface RecordingLimits {
+  /** RECORDING_MAX_BYTES: a recording never grows past it. */
+  maxBytes: number;
+  /** RECORDING_CHUNK_MAX_BYTES. */
+  chunkMaxBytes: number;
+}
+
+/** What the streaming route needs of a recording: its file, and how much of it is acknowledged. */
+export interface StreamableRecording {
+  /** Relative to RECORDINGS_DIR. */
+  path: string;
+  bytes: number;
+}
+
+export interface RecordingServiceDependencies {
+  recordings: RecordingStore;
+  lifecycle: LifecycleStore;
+  files: RecordingFiles;
+  tokenBox: SecretBox;
+  clock: Clock;
+  /** ARCHIVE_AFTER_DAYS, in milliseconds, to settle the event's status by the clock. */
+  archiveAfterMs: number;
+  limits: RecordingLimits;
+  onRecordingChange: RecordingChangeHook;
+  logger: Logger;
+}
+
+/**
+ * Recordings made by an interviewer's browser while the interviewee is in the interview
+ * (README "Recordings"). A recording grows by numbered chunks: chunk `n` is appended only when
+ * `n` chunks are acknowledged, and the database row (`bytes`, `chunks`) is the truth about the
+ * file. A chunk is acknowledged only once it is on disk and its row update has committed, so an
+ * acknowledged chunk survives a crash; a tail written before a crash is cut by the next chunk.
+ */
+export class RecordingService {
+  /** One chunk (or stop) of a recording at a time in this process. */
+  private readonly queue = new KeyedQueue();
+
+  constructor(private readonly deps: RecordingServiceDependencies) {}
+
+  /**
+   * Starts recording the interview in progress: the event is open, its interviewee is
+   * INTERVIEWING and the open record gets the recording. One active recording per event; one left
+   * running from an interview that has since ended is stopped here.
+   */
+  async start(eventId: string, interviewerId: string): Promise<{ id: string }> {
+    const { recordings, lifecycle, clock, archiveAfterMs } = this.deps;
+    const token = mintRecordingToken(this.deps.tokenBox);
+    const id = randomUUID();
+    const leftRunning = await recordings.inTransaction(async (store, tx) => {
+      const events = lifecycle.on(tx);
+      const event = await events.lockEvent(eventId);
+      if (!event) throw new RecordingRefused('not-found', 'There is no such interview event.');
+      if (!(await events.interviewer(eventId, interviewerId))) throw notAnInterviewer();
+      const now = clock.now();
+      const settled = settleEvent(event, now, archiveAfterMs);
+      const joining = eventTransition(settled.status, 'join');
+      if (!joining.allowed) throw new RecordingRefused('conflict', joining.refusal);
+      const interviewee = await events.intervieweeOf(eventId);
+      const interviewing =
+        interviewee && settleInterviewee(interviewee.status, settled.status) === 'INTERVIEWING';
+      const record = interviewing
+        ? (await events.recordsOf(interviewee.id)).find((candidate) => candidate.end_at === null)
+        : undefined;
+      if (!record) {
+        throw new RecordingRefused(
+          'conflict',
+          'Recording starts once the interviewee is in the interview: admit them first.',
+        );
+      }
+      const active = await store.activeOf(eventId);
+      if (active?.record_id === record.id) throw alreadyRecording(active.id);
+      // The browser that recorded an interview now over never stopped: its recording ends here.
+      if (active) await store.stop(active.id, now);
+      try {
+        await store.insert({
+          id,
+          event_id: eventId,
+          record_id: record.id,
+          started_by: interviewerId,
+          token_hash: token.hash,
+          token_sealed: token.sealed,
+          bytes: 0,
+          chunks: 0,
+          status: 'recording',
+          started_at: now,
+          stopped_at: null,
+          deleted_at: null,
+        });
+      } catch (error) {
+        if (isUniqueViolation(error)) throw alreadyRecording();
+        throw error;
+      }
+      return active ?? null;
+    });
+    if (leftRunning) this.tell(eventId, leftRunning.id, false);
+    this.tell(eventId, id, true);
+    return { id };
+  }
+
+  /**
+   * Appends chunk `seq` if it is the next one. The last acknowledged chunk sent again (a client
+   * retry) is acknowledged again without being appended; any other number is refused with the
+   * number expected.
+   */
+  async appendChunk(
+    eventId: string,
+    recordingId: string,
+    interviewerId: string,
+    seq: number,
+    data: Buffer,
+  ): Promise<void> {
+    const { limits } = this.deps;
+    if (!Number.isSafeInteger(seq) || seq < 0) {
+      throw new RecordingRefused('bad-input', 'The chunk number must be a whole number from 0.');
+    }
+    if (data.length === 0) throw new RecordingRefused('bad-input', 'The chunk is empty.');
+    if (data.length > limits.chunkMaxBytes) throw chunkTooLarge(limits.chunkMaxBytes);
+    await this.queue.run(recordingId, async () => {
+      const row = await this.existing(eventId, recordingId);
+      if (row.started_by !== interviewerId) {
+        throw new RecordingRefused(
+          'forbidden',
+          'Only the interviewer who started this recording can add to it.',
+        );
+      }
+      if (seq === row.chunks - 1) return;
+      if (seq !== row.chunks) throw unexpectedChunk(row.chunks);
+      if (row.status !== 'recording') throw stopped();
+      if (row.bytes + data.length > limits.maxBytes) {
+        await this.stopRow(row);
+        throw new RecordingRefused(
+          'too-large',
+          `The recording has reached its limit of ${limits.maxBytes} bytes and has stopped.`,
+        );
+      }
+      await this.deps.files.writeAt(eventId, recordingId, row.bytes, data);
+      const acknowledged = await this.deps.recordings.inTransaction((store) =>
+        store.acknowledgeChunk(recordingId, seq, data.length),
+      );
+      if (acknowledged) return;
+      // Another process took this chunk (the same retry, sent elsewhere) or stopped the recording.
+      const now = await this.existing(eventId, recordingId);
+      if (now.chunks === seq + 1) return;
+      throw now.status === 'recording' ? unexpectedChunk(now.chunks) : stopped();
+    });
+  }
+
+  /** Stops the recording; any invited interviewer may, so that a lost browser's one can end. */
+  async stop(eventId: string, recordingId: string, interviewerId: string): Promise<void> {
+    if (!(await this.deps.lifecycle.interviewer(eventId, interviewerId))) {
+      throw notAnInterviewer();
+    }
+    await this.queue.run(recordingId, async () => {
+      await this.stopRow(await this.existing(eventId, recordingId));
+    });
+  }
+
+  /** The recording a streaming token opens, or null for an unknown, altered or deleted one. */
+  async streamable(token: string): Promise<StreamableRecording | null> {
+    if (!RECORDING_TOKEN_SHAPE.test(token)) return null;
+    const row = await this.deps.recordings.streamable(sha256Hex(token));
+    if (!row) return null;
+    return { path: this.deps.files.relativePath(row.event_id, row.id), bytes: row.bytes };
+  }
+
+  private async existing(eventId: string, recordingId: string): Promise<RecordingRow> {
+    const row = await this.deps.recordings.find(eventId, recordingId);
+    if (!row || row.deleted_at !== null) {
+      throw new RecordingRefused('not-found', 'There is no such recording in this event.');
+    }
+    return row;
+  }
+
+  private async stopRow(row: RecordingRow): Promise<void> {
+    const now = this.deps.clock.now();
+    const changed = await this.deps.recordings.inTransaction((store) => store.stop(row.id, now));
+    if (changed) this.tell(row.event_id, row.id, false);
+  }
+
+  private tell(eventId: string, recordingId: string, active: boolean): void {
+    const failed = (error: unknown) =>
+      this.deps.logger.error({ err: error, eventId, recordingId }, 'onRecordingChange failed');
+    try {
+      void Promise.resolve(this.deps.onRecordingChange(eventId, { recordingId, active })).catch(
+        failed,
+      );
+    } catch (error) {
+      failed(error);
+    }
+  }
+}
+
+function notAnInterviewer(): RecordingRefused {
+  return new RecordingRefused('forbidden', 'You are not an interviewer of this event.');
+}
+
+function alreadyRecording(activeRecordingId?: string): RecordingRefused {
+  return new RecordingRefused(
+    'conflict',
+    'Another interviewer is already recording this interview.',
+    activeRecordingId ? { activeRecordingId } : {},
+  );
+}
+
+function unexpectedChunk(expectedSeq: number): RecordingRefused {
+  return new RecordingRefused('conflict', `The next chunk of this recording is ${expectedSeq}.`, {
+    expectedSeq,
+  });
+}
+
+function stopped(): RecordingRefused {
+  return new RecordingRefused('conflict', 'This recording has stopped.');
+}
+
+function chunkTooLarge(limit: number): RecordingRefused {
+  return new RecordingRefused('too-large', `A chunk may be at most ${limit} bytes.`);
+}
