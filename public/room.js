@@ -20,7 +20,10 @@
     joined: false,
     left: false,
     recording: null,
-    pendingRecordingId: null,
+    /** The recording this page asked to start, once the service has created it. */
+    recordingTarget: null,
+    /** Recording id → when it begins, as the room was told (the news may beat our own answer). */
+    announcements: new Map(),
   };
 
   // ---------------------------------------------------------------------------------------
@@ -435,13 +438,17 @@
     };
     show();
     noticeTimer = setInterval(show, 250);
-    if (message.recordingId === state.pendingRecordingId) {
-      state.pendingRecordingId = null;
-      setTimeout(
-        () => startRecorder(message.recordingId),
-        Math.max(0, message.startsAt - Date.now()),
-      );
-    }
+    state.announcements.set(message.recordingId, message.startsAt);
+    startWhenAnnounced();
+  }
+
+  /** Starts our recorder once both our start was answered and the room was told about it. */
+  function startWhenAnnounced() {
+    const target = state.recordingTarget;
+    if (!target || target.scheduled || !state.announcements.has(target.id)) return;
+    target.scheduled = true;
+    const wait = Math.max(0, state.announcements.get(target.id) - Date.now());
+    setTimeout(() => startRecorder(target.id), wait);
   }
 
   async function api(path, init) {
@@ -463,10 +470,15 @@
     try {
       if (state.recording) {
         await state.recording.stop();
+      } else if (state.recordingTarget) {
+        // Stopped during the notice, before anything was recorded.
+        const { id } = state.recordingTarget;
+        state.recordingTarget = null;
+        await api(`${root.dataset.recordings}/${id}/stop`, { method: 'POST' });
       } else {
         const started = await api(root.dataset.recordings, { method: 'POST' });
-        state.pendingRecordingId = started.id;
-        state.recordingTarget = started;
+        state.recordingTarget = { ...started, scheduled: false };
+        startWhenAnnounced();
       }
     } catch (error) {
       say('room-message', `Recording: ${error.message}`);
@@ -508,6 +520,7 @@
         await stopped;
         mix.close();
         await uploads.drained();
+        state.recordingTarget = null;
         await api(`${root.dataset.recordings}/${recordingId}/stop`, { method: 'POST' });
       },
     };

@@ -46,6 +46,10 @@ export class People {
     const context = await this.browser.newContext();
     this.contexts.push(context);
     const page = await context.newPage();
+    if (process.env.ROOM_DEBUG) {
+      page.on('console', (m) => console.log('[page]', m.text()));
+      page.on('response', (r) => r.status() >= 400 && console.log('[http]', r.status(), r.url()));
+    }
     page.setDefaultTimeout(15_000);
     return page;
   }
