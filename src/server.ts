@@ -12,7 +12,7 @@ import type { BearerAuthenticator } from './graphql/gateway.js';
 import { composeInterviews } from './interviews/compose.js';
 import type { InterviewLifecycle } from './interviews/lifecycle/interview-lifecycle.js';
 import { composeLobby } from './lobby/compose.js';
-import { composeRoom, type Room } from './room/compose.js';
+import { composeRoom } from './room/compose.js';
 import { composeMetrics } from './observability/compose.js';
 import { composeGrants, composeOAuth, type OAuth } from './oauth/compose.js';
 import type { Grant } from './oauth/grants/grant.js';
@@ -59,14 +59,13 @@ function composeCapabilities(options: StartOptions) {
   const accounts = composeAccounts(shared, { grantTypes: grants.names });
   const sessions = composeSessions(shared, accounts);
   const oauth = composeOAuth(shared, { accounts, sessions, grants });
-  // Recordings announce themselves in the room, which is composed later: the hook forwards.
-  let room: Room | undefined;
+  // Recordings announce themselves in the room, composed below; the hook runs on requests only.
   const recordings = composeRecordings(shared, {
-    onRecordingChange: (eventId, change) => room?.recordingChanged(eventId, change),
+    onRecordingChange: (eventId, change) => room.recordingChanged(eventId, change),
   });
   const interviews = composeInterviews(shared, { accounts, recordings });
   const lobby = composeLobby(shared, { interviews, sessions, recordings });
-  room = composeRoom(shared, { interviews, lobby });
+  const room = composeRoom(shared, { interviews, lobby });
   const partnerConsole = composeConsole(shared, { accounts, sessions, oauth });
   const graphql = composeGraphQL(shared, {
     interviews,
