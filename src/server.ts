@@ -65,7 +65,7 @@ function composeCapabilities(options: StartOptions) {
   });
   const interviews = composeInterviews(shared, { accounts, recordings });
   const lobby = composeLobby(shared, { interviews, sessions, recordings });
-  const room = composeRoom(shared, { interviews, lobby });
+  const room = composeRoom(shared, { interviews, lobby, recordings });
   const partnerConsole = composeConsole(shared, { accounts, sessions, oauth });
   const graphql = composeGraphQL(shared, {
     interviews,

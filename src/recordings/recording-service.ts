@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import { isUniqueViolation } from '../db/errors.js';
-import type { RecordingRow } from '../db/rows.js';
+import type { EpochMs, RecordingRow } from '../db/rows.js';
 import type { LifecycleStore } from '../interviews/lifecycle/lifecycle-store.js';
 import { settleEvent, settleInterviewee } from '../interviews/lifecycle/settle.js';
 import { eventTransition } from '../interviews/lifecycle/state-machines.js';
@@ -179,6 +179,12 @@ export class RecordingService {
     await this.queue.run(recordingId, async () => {
       await this.stopRow(await this.existing(eventId, recordingId));
     });
+  }
+
+  /** The event's recording in progress, for whoever opens one of its pages meanwhile. */
+  async active(eventId: string): Promise<{ recordingId: string; startedAt: EpochMs } | null> {
+    const row = await this.deps.recordings.activeOf(eventId);
+    return row ? { recordingId: row.id, startedAt: row.started_at } : null;
   }
 
   /** The recording a streaming token opens, or null for an unknown, altered or deleted one. */

@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import type { Interviews } from '../interviews/compose.js';
 import { archiveDelayMs } from '../interviews/lifecycle/settle.js';
 import type { Lobby } from '../lobby/compose.js';
+import type { Recordings } from '../recordings/compose.js';
 import { createRealtimeBus } from '../realtime/compose.js';
 import type { SharedDependencies } from '../shared-dependencies.js';
 import { LiveConnections } from './live-connections.js';
@@ -23,7 +24,7 @@ export interface Room {
 
 export function composeRoom(
   shared: SharedDependencies,
-  deps: { interviews: Interviews; lobby: Lobby },
+  deps: { interviews: Interviews; lobby: Lobby; recordings: Recordings },
 ): Room {
   const { config, clock, logger } = shared;
   const service = new RoomService(new RoomStore(shared.db), clock, {
@@ -39,6 +40,7 @@ export function composeRoom(
     bus,
     recallInterviewer: (req, place) => deps.lobby.identities.recall(req, place),
     notFoundPage: () => deps.lobby.notFoundHtml(),
+    activeRecording: (eventId) => deps.recordings.service.active(eventId),
     publicUrl: config.publicUrl,
     iceServers: config.room.iceServers,
     maxVideoParticipants: config.room.maxVideoParticipants,

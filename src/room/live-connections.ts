@@ -47,6 +47,8 @@ export interface LiveConnectionDependencies {
   bus: RealtimeBus;
   /** Which invited interviewer a request's cookie names, for the interviewer lobby at `path`. */
   recallInterviewer(req: IncomingMessage, place: { eventId: string; path: string }): string | null;
+  /** The event's recording in progress, announced to every page that opens meanwhile. */
+  activeRecording(eventId: string): Promise<{ recordingId: string; startedAt: number } | null>;
   /** The body of the lobby pages' one not-found page, so that a refused connection looks alike. */
   notFoundPage(): string;
   publicUrl: string;
@@ -190,6 +192,23 @@ export class LiveConnections {
     socket.on('error', () => socket.terminate());
     socket.on('close', () => void this.forget(connection));
     this.send(connection, { type: 'hello', role: participant.role });
+    void this.tellActiveRecording(connection);
+  }
+
+  /** Somebody who arrives while the room is recorded sees so before they join. */
+  private async tellActiveRecording(connection: Connection): Promise<void> {
+    try {
+      const active = await this.deps.activeRecording(connection.eventId);
+      if (!active) return;
+      this.send(connection, {
+        type: 'recording',
+        active: true,
+        recordingId: active.recordingId,
+        startsAt: active.startedAt + RECORDING_NOTICE_MS,
+      });
+    } catch (error) {
+      this.deps.logger.warn({ err: error }, 'the recording in progress could not be announced');
+    }
   }
 
   private async handle(connection: Connection, message: ClientMessage): Promise<void> {

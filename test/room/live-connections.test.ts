@@ -222,6 +222,32 @@ describeEachDialect('live connections of the interview pages', (database) => {
     assert.equal((await refused(theirs.interviewer, { cookie: myCookie })).status, 403);
   });
 
+  it('announces a recording to the pages open, and to a page opened while it runs', async () => {
+    const event = await createEvent();
+    await step(event, null, 'check-in');
+    const cookie = await interviewerCookie(event);
+    await step(event, cookie, 'admit');
+    const before = await live(event.interviewee);
+
+    const page = await fetch(new URL(event.interviewer, service.url), { headers: { cookie } });
+    const csrf = /name="csrf_token" value="([^"]+)"/.exec(await page.text())![1]!;
+    const csrfCookie = page.headers.getSetCookie().map((line) => line.split(';')[0]);
+    const started = await fetch(new URL(`${event.interviewer}/recordings`, service.url), {
+      method: 'POST',
+      headers: { cookie: [...csrfCookie, cookie].join('; '), 'x-csrf-token': csrf },
+    });
+    assert.equal(started.status, 201, await started.clone().text());
+    const { id } = (await started.json()) as { id: string };
+
+    const told = await before.next('recording');
+    assert.equal(told.active, true);
+    assert.equal(told.recordingId, id);
+    assert.ok(told.startsAt > Date.now() - 1000, 'the recording begins after the notice');
+    const later = await live(event.interviewee);
+    const toldLater = await later.next('recording');
+    assert.deepEqual([toldLater.active, toldLater.recordingId], [true, id]);
+  });
+
   it('ignores malformed messages and keeps working', async () => {
     const event = await createEvent();
     const cookie = await interviewerCookie(event);
