@@ -1,10 +1,14 @@
 import assert from 'node:assert/strict';
 import type { Principal } from '../../src/oauth/principal.js';
-import { ConsoleClient } from '../support/console-client.js';
 import { describeEachDialect } from '../support/databases.js';
 import { postGraphQL } from '../support/graphql-client.js';
 import { insertTenant } from '../support/interview-fixtures.js';
 import { LiveClient, type RefusedUpgrade } from '../support/live-client.js';
+import {
+  interviewerCookie as identify,
+  lobbyPageCredentials,
+  postLobbyStep,
+} from '../support/lobby-forms.js';
 import { startTestService } from '../support/service.js';
 
 const CREATE = `mutation($input: CreateVirtualInterviewEventInput!) {
@@ -77,35 +81,13 @@ describeEachDialect('live connections of the interview pages', (database) => {
     };
   }
 
-  /** A browser that said which interviewer it is, as its cookie header. */
-  async function interviewerCookie(event: OpenedEvent, email = INTERVIEWER): Promise<string> {
-    const browser = new ConsoleClient(service.url);
-    const answer = await browser.submit(event.interviewer, `${event.interviewer}/identify`, {
-      email,
-    });
-    assert.equal(answer.status, 303);
-    return `hpa_lobby_interviewer=${browser.cookie('hpa_lobby_interviewer')}`;
-  }
+  const interviewerCookie = (event: OpenedEvent, email = INTERVIEWER) =>
+    identify(service.url, event.interviewer, email);
 
-  async function step(event: OpenedEvent, cookie: string | null, action: string): Promise<void> {
-    const page = cookie ? event.interviewer : event.interviewee;
-    const headers: Record<string, string> = cookie ? { cookie } : {};
-    const shown = await fetch(new URL(page, service.url), { headers });
-    const html = await shown.text();
-    const token = /name="csrf_token" value="([^"]+)"/.exec(html)?.[1];
-    assert.ok(token, `no form on ${page}`);
-    const csrfCookie = shown.headers.getSetCookie().map((line) => line.split(';')[0]);
-    const answer = await fetch(new URL(`${page}/${action}`, service.url), {
-      method: 'POST',
-      redirect: 'manual',
-      headers: {
-        cookie: [...csrfCookie, ...(cookie ? [cookie] : [])].join('; '),
-        'content-type': 'application/x-www-form-urlencoded',
-      },
-      body: new URLSearchParams({ csrf_token: token, confirmed: 'yes' }),
-    });
-    assert.equal(answer.status, 303, `${action}: ${await answer.text()}`);
-  }
+  const step = (event: OpenedEvent, cookie: string | null, action: string) =>
+    cookie
+      ? postLobbyStep(service.url, event.interviewer, action, cookie)
+      : postLobbyStep(service.url, event.interviewee, action);
 
   async function live(path: string, headers: Record<string, string> = {}): Promise<LiveClient> {
     const client = await LiveClient.connect(`${service.url}${path}/live`, headers);
@@ -229,12 +211,10 @@ describeEachDialect('live connections of the interview pages', (database) => {
     await step(event, cookie, 'admit');
     const before = await live(event.interviewee);
 
-    const page = await fetch(new URL(event.interviewer, service.url), { headers: { cookie } });
-    const csrf = /name="csrf_token" value="([^"]+)"/.exec(await page.text())![1]!;
-    const csrfCookie = page.headers.getSetCookie().map((line) => line.split(';')[0]);
+    const credentials = await lobbyPageCredentials(service.url, event.interviewer, cookie);
     const started = await fetch(new URL(`${event.interviewer}/recordings`, service.url), {
       method: 'POST',
-      headers: { cookie: [...csrfCookie, cookie].join('; '), 'x-csrf-token': csrf },
+      headers: { cookie: credentials.cookie, 'x-csrf-token': credentials.csrf },
     });
     assert.equal(started.status, 201, await started.clone().text());
     const { id } = (await started.json()) as { id: string };

@@ -11,7 +11,6 @@ import {
   type TestDatabase,
 } from '../support/databases.js';
 import { FAKE_MEDIA_FLAGS, People } from '../support/interview-room.js';
-import { LiveClient } from '../support/live-client.js';
 import { createOAuthTenant } from '../support/oauth-fixtures.js';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
 import { TokenRequests } from '../support/token-requests.js';
@@ -87,31 +86,6 @@ describe('the interview room across two service processes [postgres]', function 
       intervieweeUrl: onSecond(event.intervieweesConnection.interviewees[0].intervieweeLobbyUrl),
     };
   }
-
-  it('carries lobby changes from one process to connections on the other', async () => {
-    const event = await createEvent();
-    const path = new URL(event.intervieweeUrl).pathname;
-    const watching = await LiveClient.connect(`${second!.url}${path}/live`);
-    try {
-      await watching.next('hello');
-      const page = await fetch(`${first!.url}${path}`);
-      const token = /name="csrf_token" value="([^"]+)"/.exec(await page.text())?.[1];
-      const cookies = page.headers.getSetCookie().map((line) => line.split(';')[0]);
-      const checkIn = await fetch(`${first!.url}${path}/check-in`, {
-        method: 'POST',
-        redirect: 'manual',
-        headers: {
-          cookie: cookies.join('; '),
-          'content-type': 'application/x-www-form-urlencoded',
-        },
-        body: new URLSearchParams({ csrf_token: token! }),
-      });
-      assert.equal(checkIn.status, 303);
-      await watching.next('changed', () => true, 10_000);
-    } finally {
-      await watching.close();
-    }
-  });
 
   it('admits, meets on video, records and ends with the two people on different processes', async function () {
     const launched = await launchChromium(FAKE_MEDIA_FLAGS);
