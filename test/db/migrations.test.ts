@@ -32,6 +32,7 @@ const TABLES = [
   'interview_event_start_day_counts',
   'change_epochs',
   'recordings',
+  'room_connections',
 ];
 
 async function existingTables(db: Database): Promise<string[]> {
@@ -61,6 +62,7 @@ describeEachDialect(
         '0010_interview_event_counts',
         '0011_change_epochs',
         '0012_recordings',
+        '0013_room_connections',
       ]);
       assert.deepEqual(await existingTables(db), TABLES);
       assert.deepEqual(await pendingMigrations(db), []);
@@ -68,6 +70,7 @@ describeEachDialect(
 
       const reverted = await rollbackAll(db);
       assert.deepEqual(reverted, [
+        '0013_room_connections',
         '0012_recordings',
         '0011_change_epochs',
         '0010_interview_event_counts',
