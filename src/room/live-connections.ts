@@ -64,6 +64,8 @@ interface Connection {
   socket: WebSocket;
   /** Set while the connection is in the room; null while it only watches the lobby. */
   peer: Peer | null;
+  /** True while its entry into the room is being decided; a second `join` meanwhile is ignored. */
+  entering: boolean;
   alive: boolean;
   window: { startedAt: number; count: number };
 }
@@ -173,6 +175,7 @@ export class LiveConnections {
       participant,
       socket,
       peer: null,
+      entering: false,
       alive: true,
       window: { startedAt: Date.now(), count: 0 },
     };
@@ -241,7 +244,16 @@ export class LiveConnections {
   }
 
   private async joinRoom(connection: Connection, offersVideo: boolean): Promise<void> {
-    if (connection.peer) return;
+    if (connection.peer || connection.entering) return;
+    connection.entering = true;
+    try {
+      await this.enterRoom(connection, offersVideo);
+    } finally {
+      connection.entering = false;
+    }
+  }
+
+  private async enterRoom(connection: Connection, offersVideo: boolean): Promise<void> {
     const { eventId, participant } = connection;
     let entry;
     try {
@@ -252,17 +264,25 @@ export class LiveConnections {
       }
       throw error;
     }
-    const people = await this.deps.room.people(eventId);
-    const nameOf = (role: string, id: string) =>
-      people.find((person) => person.role === role && person.id === id)?.name ?? 'Guest';
+    // In the room from here on: whatever fails below, the connection leaves it again.
     connection.peer = {
       id: connection.id,
       role: participant.role,
-      name: nameOf(participant.role, participant.id),
+      name: 'Guest',
       video: entry.video,
       microphoneOn: true,
       cameraOn: entry.video,
     };
+    let people;
+    try {
+      people = await this.deps.room.people(eventId);
+    } catch (error) {
+      await this.leaveRoom(connection);
+      throw error;
+    }
+    const nameOf = (role: string, id: string) =>
+      people.find((person) => person.role === role && person.id === id)?.name ?? 'Guest';
+    connection.peer.name = nameOf(participant.role, participant.id);
     if (connection.socket.readyState !== connection.socket.OPEN) {
       // The browser went away while it was entering: it leaves at once.
       await this.leaveRoom(connection);

@@ -242,7 +242,13 @@ describeEachDialect('live connections of the interview pages', (database) => {
     ]) {
       raw.socket.send(junk);
     }
+    // A second join while the first is decided is ignored, not an error or a second entry.
+    lobby.send({ type: 'join', video: true });
     lobby.send({ type: 'join', video: true });
     assert.deepEqual((await lobby.next('room')).peers, []);
+    assert.equal(await lobby.staysWithout('room', 300), true);
+    assert.equal(await lobby.staysWithout('refused', 0), true);
+    const rows = await database().db('room_connections').where({ event_id: event.id });
+    assert.equal(rows.length, 1);
   });
 });
