@@ -5,21 +5,21 @@
 const PLACEHOLDER_ID = 'paste-an-event-id-here';
 
 const EVENT_FIELDS = `id
-    title
-    status
-    startTime
-    endTime
-    timezone
-    mediaType
-    interviewerLobbyUrl
-    interviewLandingPageUrl
-    interviewersConnection {
-      totalCount
-      interviewers { id email name }
-    }
-    intervieweesConnection {
-      interviewees { id name email status intervieweeLobbyUrl }
-    }`;
+      title
+      status
+      startTime
+      endTime
+      timezone
+      mediaType
+      interviewerLobbyUrl
+      interviewLandingPageUrl
+      interviewersConnection {
+        totalCount
+        interviewers { id email name }
+      }
+      intervieweesConnection {
+        interviewees { id name email status intervieweeLobbyUrl }
+      }`;
 
 function variables(value) {
   return JSON.stringify(value, null, 2);
@@ -30,7 +30,7 @@ export const EXAMPLES = [
     query: `mutation createVirtualInterviewEvent($input: CreateVirtualInterviewEventInput!) {
   createVirtualInterviewEvent(input: $input) {
     event {
-    ${EVENT_FIELDS}
+      ${EVENT_FIELDS}
     }
   }
 }
@@ -55,7 +55,7 @@ export const EXAMPLES = [
     query: `mutation updateVirtualInterviewEvent($input: UpdateVirtualInterviewEventInput!) {
   updateVirtualInterviewEvent(input: $input) {
     event {
-    ${EVENT_FIELDS}
+      ${EVENT_FIELDS}
     }
   }
 }
@@ -83,7 +83,7 @@ export const EXAMPLES = [
     query: `query virtualInterviewEvents($ids: [ID!]!) {
   virtualInterviewEvents(input: { ids: $ids }) {
     events {
-    ${EVENT_FIELDS}
+      ${EVENT_FIELDS}
     }
   }
 }

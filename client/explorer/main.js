@@ -27,10 +27,14 @@ function bearerFetcher(endpoint, token) {
 const root = document.getElementById('explorer');
 if (root) {
   const { endpoint, token } = root.dataset;
+  const [first] = EXAMPLES;
   createRoot(root).render(
     createElement(GraphiQL, {
       fetcher: bearerFetcher(endpoint, token),
       defaultTabs: EXAMPLES,
+      // GraphiQL 3 fills the first tab's variables editor only from these props.
+      query: first.query,
+      variables: first.variables,
       defaultEditorToolsVisibility: 'variables',
       isHeadersEditorEnabled: false,
     }),
