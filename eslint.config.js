@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'generated/', 'data/', 'node_modules/'] },
+  { ignores: ['dist/', 'generated/', 'data/', 'node_modules/', 'public/built/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -9,6 +9,7 @@ import { checkWritable, openDatabase, waitForIdlePool, type Database } from './d
 import { migrateToLatest } from './db/migrate.js';
 import { composeGraphQL } from './graphql/compose.js';
 import type { BearerAuthenticator } from './graphql/gateway.js';
+import { apiReferenceRouter } from './http/api-reference.js';
 import { composeInterviews } from './interviews/compose.js';
 import type { InterviewLifecycle } from './interviews/lifecycle/interview-lifecycle.js';
 import { composeLobby } from './lobby/compose.js';
@@ -132,6 +133,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       lobby.router(),
       recordings.streamRouter(),
       partnerConsole.router(),
+      apiReferenceRouter(),
       graphql.router(),
     ],
   });

@@ -12,6 +12,7 @@ export type AuditEventType =
   | 'consent.granted'
   | 'consent.denied'
   | 'token.issued'
+  | 'explorer_token.issued'
   | 'code.replayed'
   | 'refresh_token.reused'
   | 'token.revoked'

@@ -24,6 +24,7 @@ export interface RedirectUrlAttempt {
 /** How each audited event reads on the Activity tab. */
 const EVENT_WORDS: Record<string, string> = {
   'token.issued': 'Access token issued',
+  'explorer_token.issued': 'Access token issued for the API explorer',
   'token.revoked': 'Token revoked',
   'code.replayed': 'Authorization code used twice; tokens from it were revoked',
   'refresh_token.reused': 'Used refresh token presented again; its tokens were revoked',

@@ -34,6 +34,7 @@ export function composeConsole(
     signUpLimiter: createRateLimiter(shared, 'console-sign-up', config.rateLimits.signIn),
     forgetVerifiedTokens: () => oauth.verifier.forgetAll(),
     grantChoices: oauth.grants.choices(),
+    explorerTokens: oauth.explorerTokens,
   };
   return { router: () => consoleRouter(dependencies) };
 }

@@ -2,6 +2,7 @@ import type { AccountService } from '../accounts/account-service.js';
 import type { AppService } from '../accounts/app-service.js';
 import type { Config } from '../config.js';
 import type { GrantChoice } from '../oauth/grants/registry.js';
+import type { ExplorerTokens } from '../oauth/tokens/explorer-tokens.js';
 import type { RateLimiter } from '../security/rate-limiter.js';
 import type { CsrfTokens } from '../sessions/csrf.js';
 import type { BrowserSessions } from '../sessions/sessions.js';
@@ -28,4 +29,6 @@ export interface ConsoleDependencies {
   forgetVerifiedTokens: () => void;
   /** The token endpoint's grants (the grant registry's choices), offered on the app forms. */
   grantChoices: readonly GrantChoice[];
+  /** Issues the API explorer's short-lived employer tokens. */
+  explorerTokens: ExplorerTokens;
 }

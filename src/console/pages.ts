@@ -2,6 +2,7 @@ import type { Response } from 'express';
 import type { AppWithRedirectUris } from '../accounts/app-store.js';
 import { MAX_REDIRECT_URIS } from '../accounts/redirect-uris.js';
 import type { AppRow } from '../db/rows.js';
+import { API_REFERENCE_PATHS } from '../http/api-reference.js';
 import { MIN_PASSWORD_LENGTH } from '../security/passwords.js';
 import { CSRF_FIELD } from '../sessions/csrf.js';
 import type { GrantChoice } from '../oauth/grants/registry.js';
@@ -182,6 +183,8 @@ export function renderConsolePage(
     home_href: CONSOLE_PATHS.dashboard,
     nav_apps_href: CONSOLE_PATHS.dashboard,
     nav_employers_href: CONSOLE_PATHS.employers.list,
+    nav_explorer_href: CONSOLE_PATHS.explorer,
+    nav_reference_href: API_REFERENCE_PATHS.page,
     ...context,
   });
   res.status(status).type('html').send(html);

@@ -15,6 +15,8 @@ export const CONSOLE_PATHS = {
   signUp: `${CONSOLE_PREFIX}/sign-up`,
   signOut: `${CONSOLE_PREFIX}/sign-out`,
   newApp: `${CONSOLE_PREFIX}/apps/new`,
+  /** The API explorer: pick an app and an employer, then GraphiQL with a token for them. */
+  explorer: `${CONSOLE_PREFIX}/explorer`,
   /** One app's tabs and forms. */
   app: {
     overview: APP,

@@ -6,6 +6,7 @@ import { appRegistrationRouter } from './app-registration-routes.js';
 import { ConsoleGuards } from './console-guards.js';
 import type { ConsoleDependencies } from './dependencies.js';
 import { employersRouter } from './employer-routes.js';
+import { explorerRouter } from './explorer-routes.js';
 import { consoleErrorPages } from './html-errors.js';
 import { ConsolePages } from './pages.js';
 import { CONSOLE_PREFIX } from './paths.js';
@@ -30,6 +31,7 @@ export function consoleRouter(deps: ConsoleDependencies): Router {
   router.use(appCredentialsRouter(deps, guards, pages));
   router.use(appDetailsRouter(deps, guards));
   router.use(employersRouter(deps, guards, pages));
+  router.use(explorerRouter(deps, guards));
 
   router.use(CONSOLE_PREFIX, async (req, res) => {
     guards.notFound(res, await guards.viewer(req));

@@ -20,6 +20,7 @@ import { TokenIntrospection } from './token/introspection.js';
 import { TokenRevocation } from './token/revocation.js';
 import { tokenRouter } from './token/router.js';
 import { AccessTokenVerifier } from './tokens/access-token-verifier.js';
+import { ExplorerTokens } from './tokens/explorer-tokens.js';
 import { TokenSigner } from './tokens/token-signer.js';
 import { TokenStore } from './tokens/token-store.js';
 
@@ -34,6 +35,8 @@ export interface OAuth {
   verifier: AccessTokenVerifier;
   /** The grant types of the token endpoint, as discovery advertises and the console offers them. */
   grants: GrantRegistry;
+  /** Short-lived employer tokens the partner console issues for its API explorer. */
+  explorerTokens: ExplorerTokens;
   /**
    * Discovery and JWKS, the token, revocation and introspection endpoints, userinfo and appinfo,
    * and the authorization endpoint with its pages, in the order they are mounted.
@@ -74,12 +77,20 @@ export function composeOAuth(
     config.tokenVerificationCacheMs,
   );
 
+  const signer = new TokenSigner(signingKeys, clock, config.authUrl, config.apiUrl);
+  const explorerTokens = new ExplorerTokens({
+    signer,
+    tokens,
+    accounts: accounts.stores.accounts,
+    audit,
+  });
+
   const tokenEndpoints = {
     grants,
     issuer: new TokenIssuer({
       tokens,
       codes,
-      signer: new TokenSigner(signingKeys, clock, config.authUrl, config.apiUrl),
+      signer,
       verifier,
       accounts: accounts.stores.accounts,
       credentials: accounts.credentials,
@@ -114,5 +125,5 @@ export function composeOAuth(
       accounts: accounts.accounts,
     }),
   ];
-  return { signingKeys, verifier, grants, routers };
+  return { signingKeys, verifier, grants, explorerTokens, routers };
 }

@@ -4,3 +4,5 @@ export const ACCESS_TOKEN_TTL_SECONDS = 3600;
 export const ID_TOKEN_TTL_SECONDS = 3600;
 /** DESIGN §3: refresh tokens live 60 days and rotate on every use. */
 export const REFRESH_TOKEN_TTL_MS = 60 * 24 * 60 * 60 * 1000;
+/** Tokens the console issues for its API explorer: long enough to try things, short if leaked. */
+export const EXPLORER_TOKEN_TTL_SECONDS = 15 * 60;

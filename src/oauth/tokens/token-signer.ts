@@ -47,7 +47,10 @@ export class TokenSigner {
     private readonly audience: string,
   ) {}
 
-  async accessToken(claims: AccessTokenClaims): Promise<SignedAccessToken> {
+  async accessToken(
+    claims: AccessTokenClaims,
+    lifetimeSeconds = ACCESS_TOKEN_TTL_SECONDS,
+  ): Promise<SignedAccessToken> {
     const signer = await this.keys.signer('ES256');
     const iat = Math.floor(this.clock.now() / 1000);
     const jti = randomUUID();
@@ -56,10 +59,10 @@ export class TokenSigner {
       .setIssuer(this.issuer)
       .setAudience(this.audience)
       .setIssuedAt(iat)
-      .setExpirationTime(iat + ACCESS_TOKEN_TTL_SECONDS)
+      .setExpirationTime(iat + lifetimeSeconds)
       .setJti(jti)
       .sign(signer.key);
-    return { token, jti, issuedAt: iat * 1000, expiresAt: (iat + ACCESS_TOKEN_TTL_SECONDS) * 1000 };
+    return { token, jti, issuedAt: iat * 1000, expiresAt: (iat + lifetimeSeconds) * 1000 };
   }
 
   async idToken(claims: IdTokenClaims): Promise<string> {

@@ -1,0 +1,113 @@
+// The saved examples of the API explorer: one tab per Interview API operation, written against
+// schema.graphql (test/console/explorer-examples.test.ts validates each one). Ids in the
+// variables are placeholders: paste the id that createVirtualInterviewEvent returned.
+
+const PLACEHOLDER_ID = 'paste-an-event-id-here';
+
+const EVENT_FIELDS = `id
+      title
+      status
+      startTime
+      endTime
+      timezone
+      mediaType
+      interviewerLobbyUrl
+      interviewLandingPageUrl
+      interviewersConnection {
+        totalCount
+        interviewers { id email name }
+      }
+      intervieweesConnection {
+        interviewees { id name email status intervieweeLobbyUrl }
+      }`;
+
+function variables(value) {
+  return JSON.stringify(value, null, 2);
+}
+
+export const EXAMPLES = [
+  {
+    query: `mutation createVirtualInterviewEvent($input: CreateVirtualInterviewEventInput!) {
+  createVirtualInterviewEvent(input: $input) {
+    event {
+      ${EVENT_FIELDS}
+    }
+  }
+}
+`,
+    variables: variables({
+      input: {
+        title: 'Backend engineer: first round',
+        startTime: '2030-06-03T09:00:00-04:00',
+        endTime: '2030-06-03T10:00:00-04:00',
+        timezone: 'America/New_York',
+        interviewers: [{ email: 'interviewer@example.com' }],
+        interviewee: {
+          name: 'Jane Doe',
+          email: 'jane.doe@example.com',
+          job: { title: 'Backend engineer', location: 'Remote' },
+        },
+        requestMetadata: { atsName: 'API explorer' },
+      },
+    }),
+  },
+  {
+    query: `mutation updateVirtualInterviewEvent($input: UpdateVirtualInterviewEventInput!) {
+  updateVirtualInterviewEvent(input: $input) {
+    event {
+      ${EVENT_FIELDS}
+    }
+  }
+}
+`,
+    variables: variables({
+      input: { setTitle: { id: PLACEHOLDER_ID, title: 'Backend engineer: second round' } },
+    }),
+  },
+  {
+    query: `mutation cancelVirtualInterviewEvent($id: ID!) {
+  cancelVirtualInterviewEvent(input: { id: $id }) {
+    event {
+      id
+      status
+      intervieweesConnection {
+        interviewees { id status }
+      }
+    }
+  }
+}
+`,
+    variables: variables({ id: PLACEHOLDER_ID }),
+  },
+  {
+    query: `query virtualInterviewEvents($ids: [ID!]!) {
+  virtualInterviewEvents(input: { ids: $ids }) {
+    events {
+      ${EVENT_FIELDS}
+    }
+  }
+}
+`,
+    variables: variables({ ids: [PLACEHOLDER_ID] }),
+  },
+  {
+    query: `query findVirtualInterviewEvents($first: Int, $after: String, $input: FindVirtualInterviewEventsInput!) {
+  findVirtualInterviewEvents(first: $first, after: $after, input: $input) {
+    totalCount
+    pageInfo { hasNextPage endCursor }
+    edges {
+      cursor
+      node { id title status startTime endTime }
+    }
+  }
+}
+`,
+    variables: variables({
+      first: 20,
+      input: {
+        startTime: { after: '2030-01-01T00:00:00Z' },
+        sort: [{ field: 'START_TIME', order: 'ASC' }],
+      },
+    }),
+  },
+];

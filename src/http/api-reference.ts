@@ -1,0 +1,56 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Router, type RequestHandler } from 'express';
+import { builtAssetHref } from './built-assets.js';
+import { pageTemplates } from './views.js';
+
+export const API_REFERENCE_PATHS = { page: '/docs', spec: '/docs/openapi.yaml' } as const;
+
+const REDOC_BUNDLE = 'redoc.standalone.js';
+
+/**
+ * The OpenAPI reference, public: `openapi.yaml` as written, and a page rendering it with Redoc's
+ * standalone bundle served from our own assets.
+ */
+export function apiReferenceRouter(): Router {
+  const spec = openApiFile();
+  const router = Router();
+  router.get(API_REFERENCE_PATHS.page, allowRedocSearchWorker, (_req, res) => {
+    const redocSrc = builtAssetHref(REDOC_BUNDLE);
+    res
+      .status(redocSrc ? 200 : 503)
+      .type('html')
+      .send(
+        pageTemplates.render('api-reference.njk', {
+          redoc_src: redocSrc,
+          spec_href: API_REFERENCE_PATHS.spec,
+        }),
+      );
+  });
+  router.get(API_REFERENCE_PATHS.spec, (_req, res) => {
+    res.sendFile(spec, { headers: { 'Content-Type': 'application/yaml; charset=utf-8' } });
+  });
+  return router;
+}
+
+/**
+ * Redoc runs its search index in a worker it starts from a blob: URL; the default policy
+ * (worker-src falls back to script-src 'self') refuses that. This page alone may do it.
+ */
+const allowRedocSearchWorker: RequestHandler = (_req, res, next) => {
+  const policy = res.getHeader('Content-Security-Policy');
+  if (typeof policy === 'string') {
+    res.setHeader('Content-Security-Policy', `${policy};worker-src 'self' blob:`);
+  }
+  next();
+};
+
+/** openapi.yaml at the repository root, seen from src/http (tsx) and dist/src/http (build). */
+function openApiFile(): string {
+  const candidates = ['../../openapi.yaml', '../../../openapi.yaml'].map((path) =>
+    fileURLToPath(new URL(path, import.meta.url)),
+  );
+  const found = candidates.find((candidate) => existsSync(candidate));
+  if (!found) throw new Error(`openapi.yaml not found; looked at ${candidates.join(', ')}`);
+  return found;
+}

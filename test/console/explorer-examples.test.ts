@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import {
+  buildSchema,
+  getOperationAST,
+  parse,
+  validate,
+  type OperationDefinitionNode,
+} from 'graphql';
+import { getVariableValues } from 'graphql/execution/values.js';
+import { EXAMPLES } from '../../client/explorer/examples.js';
+
+const schema = buildSchema(readFileSync(new URL('../../schema.graphql', import.meta.url), 'utf8'));
+
+/** The root field each example calls: the five operations of the Interview API. */
+const OPERATIONS = [
+  'createVirtualInterviewEvent',
+  'updateVirtualInterviewEvent',
+  'cancelVirtualInterviewEvent',
+  'virtualInterviewEvents',
+  'findVirtualInterviewEvents',
+];
+
+describe('the API explorer saved examples', () => {
+  it('are one example for each operation of the Interview API', () => {
+    const called = EXAMPLES.map(({ query }) => {
+      const operation = getOperationAST(parse(query));
+      assert.ok(operation, query);
+      const [field] = operation.selectionSet.selections;
+      assert.equal(field?.kind, 'Field');
+      return field.name.value;
+    });
+    assert.deepEqual(called, OPERATIONS);
+  });
+
+  for (const [index, example] of EXAMPLES.entries()) {
+    it(`validate against schema.graphql: ${OPERATIONS[index]}`, () => {
+      const document = parse(example.query);
+      assert.deepEqual(
+        validate(schema, document).map((error) => error.message),
+        [],
+      );
+      const operation = getOperationAST(document) as OperationDefinitionNode;
+      assert.equal(operation.name?.value, OPERATIONS[index], 'named after the operation');
+      const coerced = getVariableValues(
+        schema,
+        operation.variableDefinitions ?? [],
+        JSON.parse(example.variables) as Record<string, unknown>,
+      );
+      assert.deepEqual(
+        coerced.errors?.map((error) => error.message) ?? [],
+        [],
+        'the variables fit the operation',
+      );
+    });
+  }
+});
