@@ -21,7 +21,8 @@ export class SmtpInbox {
   ) {}
 
   static async start(): Promise<SmtpInbox> {
-    let inbox: SmtpInbox | undefined;
+    // The server needs its handler before the inbox (which needs the server's port) exists.
+    const holder: { inbox?: SmtpInbox } = {};
     const server = new SMTPServer({
       authOptional: true,
       // Plain SMTP on loopback: nodemailer would refuse STARTTLS with a self-signed certificate.
@@ -32,15 +33,15 @@ export class SmtpInbox {
         stream.on('data', (chunk: Buffer) => chunks.push(chunk));
         stream.on('end', () => {
           const to = session.envelope.rcptTo.map((rcpt) => rcpt.address.toLowerCase());
-          inbox?.receive(to, Buffer.concat(chunks).toString('utf8'));
+          holder.inbox?.receive(to, Buffer.concat(chunks).toString('utf8'));
           callback();
         });
       },
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.server.address() as AddressInfo;
-    inbox = new SmtpInbox(server, `smtp://127.0.0.1:${port}`);
-    return inbox;
+    holder.inbox = new SmtpInbox(server, `smtp://127.0.0.1:${port}`);
+    return holder.inbox;
   }
 
   /** The mails to `address`, oldest first. */
