@@ -158,6 +158,22 @@ const roomVariables = {
 };
 
 // ---------------------------------------------------------------------------------------------
+// Email (README "Email"): verification and password-reset links.
+// ---------------------------------------------------------------------------------------------
+
+export const DEFAULT_MAIL_FROM = 'Hiring partner <no-reply@localhost>';
+
+const mailVariables = {
+  /** `smtp://user:pass@host:port` or `smtps://…`; unset: mail goes to the log (and dev outbox). */
+  SMTP_URL: z
+    .string()
+    .trim()
+    .refine((value) => isSmtpUrl(value), 'must be an smtp:// or smtps:// URL with a host')
+    .optional(),
+  MAIL_FROM: z.string().trim().min(1).max(320).default(DEFAULT_MAIL_FROM),
+};
+
+// ---------------------------------------------------------------------------------------------
 
 const environmentSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -202,6 +218,7 @@ const environmentSchema = z.object({
   ...signingKeyVariables,
   ...observabilityVariables,
   ...roomVariables,
+  ...mailVariables,
 });
 
 export type DatabaseConfig =
@@ -274,6 +291,12 @@ export interface Config {
     chunkMaxBytes: number;
     /** Kept this long after the event is archived; 0: deleted when it is archived. */
     keepAfterArchiveMs: number;
+  };
+  mail: {
+    /** Where mail is sent; unset: logged (outside production also kept in the dev outbox). */
+    smtpUrl?: string;
+    /** The From header of every mail. */
+    from: string;
   };
 }
 
@@ -363,6 +386,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       chunkMaxBytes: e.RECORDING_CHUNK_MAX_BYTES,
       keepAfterArchiveMs: e.RECORDINGS_KEEP_DAYS_AFTER_ARCHIVE * 24 * 60 * 60 * 1000,
     },
+    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
   };
 }
 
@@ -381,9 +405,20 @@ function describe(name: string, value: string): string {
   if (name === 'KEY_ENCRYPTION_SECRET' || name === 'METRICS_TOKEN' || name === 'ICE_SERVERS') {
     return `${value.length} characters`;
   }
+  // A password may itself hold '/' or '@': everything up to the last '@' goes.
+  if (name === 'SMTP_URL') return JSON.stringify(value.replace(/\/\/.*@/, '//***@'));
   if (name === 'DATABASE_URL' || name === 'REDIS_URL')
     return JSON.stringify(value.replace(/\/\/[^@/]*@/, '//***@'));
   return JSON.stringify(value);
+}
+
+function isSmtpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'smtp:' || url.protocol === 'smtps:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
 }
 
 function isAbsoluteHttpUrl(value: string): boolean {

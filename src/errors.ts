@@ -16,6 +16,18 @@ export class DomainError extends Error {
 /** The input breaks a rule; nothing was written. */
 export class ValidationError extends DomainError {}
 
+export interface FieldProblem {
+  field: string;
+  message: string;
+}
+
+/** Several inputs break rules at once; each problem names its field. Nothing was written. */
+export class InvalidFields extends ValidationError {
+  constructor(readonly problems: readonly FieldProblem[]) {
+    super(problems.map((problem) => problem.message).join('; '), problems[0]?.field);
+  }
+}
+
 /** A referenced thing does not exist (or is not visible to the caller). */
 export class NotFoundError extends DomainError {}
 

@@ -1,10 +1,12 @@
 import type { Server } from 'node:http';
 import type { Logger } from 'pino';
+import { composeAccountEmails } from './account-emails/compose.js';
 import { composeAccounts } from './accounts/compose.js';
 import { createHttpApp } from './app.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { composeConsole } from './console/compose.js';
+import { CONSOLE_PATHS, emailLinkUrls } from './console/paths.js';
 import { checkWritable, openDatabase, waitForIdlePool, type Database } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { composeGraphQL } from './graphql/compose.js';
@@ -14,6 +16,7 @@ import { composeInterviews } from './interviews/compose.js';
 import type { InterviewLifecycle } from './interviews/lifecycle/interview-lifecycle.js';
 import { composeLobby } from './lobby/compose.js';
 import { composeRoom } from './room/compose.js';
+import { composeMail } from './mail/compose.js';
 import { composeMetrics } from './observability/compose.js';
 import { composeGrants, composeOAuth, type OAuth } from './oauth/compose.js';
 import type { Grant } from './oauth/grants/grant.js';
@@ -59,7 +62,19 @@ function composeCapabilities(options: StartOptions) {
   const grants = composeGrants(options.grants);
   const accounts = composeAccounts(shared, { grantTypes: grants.names });
   const sessions = composeSessions(shared, accounts);
-  const oauth = composeOAuth(shared, { accounts, sessions, grants });
+  const oauth = composeOAuth(shared, {
+    accounts,
+    sessions,
+    grants,
+    forgotPasswordHref: CONSOLE_PATHS.forgotPassword,
+  });
+  const mail = composeMail(shared);
+  const accountEmails = composeAccountEmails(shared, {
+    accounts,
+    sessions,
+    mail,
+    urls: emailLinkUrls(config.authUrl),
+  });
   // Recordings announce themselves in the room, composed below; the hook runs on requests only.
   const recordings = composeRecordings(shared, {
     onRecordingChange: (eventId, change) => room.recordingChanged(eventId, change),
@@ -67,12 +82,34 @@ function composeCapabilities(options: StartOptions) {
   const interviews = composeInterviews(shared, { accounts, recordings });
   const lobby = composeLobby(shared, { interviews, sessions, recordings });
   const room = composeRoom(shared, { interviews, lobby, recordings });
-  const partnerConsole = composeConsole(shared, { accounts, sessions, oauth });
+  const partnerConsole = composeConsole(shared, {
+    accounts,
+    sessions,
+    oauth,
+    accountEmails,
+    mail,
+  });
   const graphql = composeGraphQL(shared, {
     interviews,
     authenticate: options.authenticate ?? ((token) => oauth.verifier.verify(token)),
   });
-  return { db, clock, oauth, interviews, recordings, lobby, room, partnerConsole, graphql };
+  const closeMail = async () => {
+    // Mails asked for before shutdown are still sent.
+    await accountEmails.passwordReset.idle();
+    mail.close();
+  };
+  return {
+    db,
+    clock,
+    oauth,
+    interviews,
+    recordings,
+    lobby,
+    room,
+    partnerConsole,
+    graphql,
+    closeMail,
+  };
 }
 
 /** Applies pending migrations, then creates the signing keys a fresh database lacks. */
@@ -107,8 +144,18 @@ export async function prepareDatabase(options: StartOptions): Promise<void> {
  */
 export async function startService(options: StartOptions): Promise<RunningService> {
   const { config, logger } = options;
-  const { db, clock, oauth, interviews, recordings, lobby, room, partnerConsole, graphql } =
-    composeCapabilities(options);
+  const {
+    db,
+    clock,
+    oauth,
+    interviews,
+    recordings,
+    lobby,
+    room,
+    partnerConsole,
+    graphql,
+    closeMail,
+  } = composeCapabilities(options);
   if (!options.prepared) {
     try {
       await prepare(db, oauth, logger);
@@ -174,6 +221,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       clearTimeout(forceClose);
       await sweeperStopped;
       await roomClosed;
+      await closeMail();
       // A handler whose client hung up may still be running its queries: let them finish.
       if (!(await waitForIdlePool(db, config.shutdownTimeoutMs))) {
         logger.warn('shutdown timeout reached: closing the database pool with queries in flight');

@@ -4,8 +4,14 @@ import type { Clock } from '../clock.js';
 import { isUniqueViolation } from '../db/errors.js';
 import type { EmployerRow, UserRow } from '../db/rows.js';
 import type { MembershipRole } from './vocabulary.js';
-import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
-import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH, hashPassword } from '../security/passwords.js';
+import {
+  ConflictError,
+  InvalidFields,
+  NotFoundError,
+  ValidationError,
+  type FieldProblem,
+} from '../errors.js';
+import { hashPassword, passwordProblem } from '../security/passwords.js';
 import { isPossibleIdentifier, singleLineTextProblem } from '../security/text-safety.js';
 import { MAX_EMAIL_LENGTH, emailProblem } from '../validation/email.js';
 import type { AccountStore, EmployerMembership } from './account-store.js';
@@ -32,23 +38,28 @@ export class AccountService {
     private readonly clock: Clock,
   ) {}
 
-  async createUser(input: { email: string; password: string; name?: string }): Promise<PublicUser> {
+  /**
+   * Creates a user. Every broken rule is reported at once (InvalidFields); `requireName` is the
+   * console's sign-up, where a name is asked for.
+   */
+  async createUser(input: {
+    email: string;
+    password: string;
+    name?: string;
+    requireName?: boolean;
+  }): Promise<PublicUser> {
     const email = input.email.trim();
+    const problems: FieldProblem[] = [];
+    const note = (field: string, message: string | undefined) => {
+      if (message) problems.push({ field, message });
+    };
     const problem = emailProblem(email);
-    if (problem) throw new ValidationError(`email ${problem}`, 'email');
-    if (input.password.length < MIN_PASSWORD_LENGTH) {
-      throw new ValidationError(
-        `password must be at least ${MIN_PASSWORD_LENGTH} characters`,
-        'password',
-      );
-    }
-    if (input.password.length > MAX_PASSWORD_LENGTH) {
-      throw new ValidationError(
-        `password must be at most ${MAX_PASSWORD_LENGTH} characters`,
-        'password',
-      );
-    }
-    const name = optionalName(input.name, 'name');
+    note('email', problem && `email ${problem}`);
+    note('password', passwordProblem(input.password));
+    const name = input.name?.trim() || null;
+    if (name !== null) note('name', nameProblem(name, 'name'));
+    else if (input.requireName) note('name', 'enter your name');
+    if (problems.length) throw new InvalidFields(problems);
     if (await this.store.findUserByEmail(email)) {
       throw new ConflictError(`a user with email ${email} already exists`, 'email');
     }
@@ -60,6 +71,7 @@ export class AccountService {
       name,
       password_hash: await hashPassword(input.password),
       email_verified: false,
+      email_verified_at: null,
       created_at: now,
       updated_at: now,
     };
@@ -209,17 +221,17 @@ function dedupeEmails(emails: string[]): string[] {
 
 function requiredName(value: string, field: string): string {
   const name = value.trim();
-  if (!name) throw new ValidationError(`${field} must not be empty`, field);
-  if (name.length > MAX_NAME_LENGTH) {
-    throw new ValidationError(`${field} must be at most ${MAX_NAME_LENGTH} characters`, field);
-  }
-  const problem = singleLineTextProblem(name);
-  if (problem) throw new ValidationError(`${field} ${problem}`, field);
+  const problem = nameProblem(name, field);
+  if (problem) throw new ValidationError(problem, field);
   return name;
 }
 
-function optionalName(value: string | undefined, field: string): string | null {
-  return value === undefined || value.trim() === '' ? null : requiredName(value, field);
+function nameProblem(name: string, field: string): string | undefined {
+  if (!name) return `${field} must not be empty`;
+  if (name.length > MAX_NAME_LENGTH)
+    return `${field} must be at most ${MAX_NAME_LENGTH} characters`;
+  const problem = singleLineTextProblem(name);
+  return problem && `${field} ${problem}`;
 }
 
 export function toPublicUser(user: UserRow): PublicUser {

@@ -23,6 +23,23 @@ export class AccountStore extends Store {
     return row && toUser(row);
   }
 
+  /** Records that the user read a mail sent to their address (the first time counts). */
+  async markEmailVerified(userId: string, at: number): Promise<void> {
+    await this.db('users')
+      .where({ id: userId })
+      .update({
+        email_verified: true,
+        email_verified_at: this.db.raw('coalesce(email_verified_at, ?)', [at]),
+        updated_at: at,
+      });
+  }
+
+  async updatePasswordHash(userId: string, passwordHash: string, at: number): Promise<void> {
+    await this.db('users')
+      .where({ id: userId })
+      .update({ password_hash: passwordHash, updated_at: at });
+  }
+
   async insertEmployer(employer: EmployerRow): Promise<void> {
     await this.db('employers').insert(employer);
   }
@@ -66,5 +83,9 @@ export class AccountStore extends Store {
 
 /** SQLite returns booleans as 0/1; normalise so callers always see true/false. */
 function toUser<T extends UserRow>(row: T): T {
-  return { ...row, email_verified: Boolean(row.email_verified) };
+  return {
+    ...row,
+    email_verified: Boolean(row.email_verified),
+    email_verified_at: row.email_verified_at === null ? null : Number(row.email_verified_at),
+  };
 }

@@ -21,7 +21,12 @@ export type AuditEventType =
   | 'app.redirect_uris_changed'
   | 'app.secret_rotated'
   | 'app.secret_revealed'
-  | 'app.deleted';
+  | 'app.deleted'
+  | 'email.verification_sent'
+  | 'email.verified'
+  | 'password_reset.requested'
+  | 'password_reset.rate_limited'
+  | 'password_reset.completed';
 
 export interface AuditEntry {
   type: AuditEventType;

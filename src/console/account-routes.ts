@@ -1,5 +1,6 @@
 import { Router, type Response } from 'express';
-import { ConflictError, ValidationError } from '../errors.js';
+import type { PublicUser } from '../accounts/account-service.js';
+import { ConflictError, InvalidFields, type FieldProblem } from '../errors.js';
 import { CSRF_FIELD } from '../sessions/csrf.js';
 import type { ConsoleGuards } from './console-guards.js';
 import type { ConsoleDependencies } from './dependencies.js';
@@ -11,7 +12,6 @@ const SIGN_IN_REQUIRED = 'Enter your email address and password.';
 const WRONG_CREDENTIALS = 'Email or password is incorrect.';
 const EMAIL_TAKEN =
   'An account with this email already exists. Sign in instead, or use another email.';
-const NAME_REQUIRED = 'Enter your name.';
 
 /**
  * The console's account section: sign-up, sign-in and sign-out, on the same browser session as
@@ -22,7 +22,7 @@ export function accountRouter(
   guards: ConsoleGuards,
   pages: ConsolePages,
 ): Router {
-  const { config, sessions, csrf, signIn, signUpLimiter } = deps;
+  const { config, sessions, csrf, signIn, signUpLimiter, verification } = deps;
   const accountService = deps.accounts;
   const signUpOpen = config.consoleSignUp === 'open';
   const { form } = guards;
@@ -80,34 +80,47 @@ export function accountRouter(
     if (!csrf.verifyAnonymous(req, field(req, CSRF_FIELD))) return guards.forbidden(res, null);
     const email = field(req, 'email');
     const name = field(req, 'name');
-    const again = (status: number, message: string, problemField?: string) =>
+    const again = (status: number, problems: readonly FieldProblem[]) =>
       pages.signUp(res, {
         status,
         csrfToken: csrf.forAnonymous(req, res),
         email,
         name,
-        problem: { message, field: problemField },
+        problems,
       });
-    if (!name.trim()) return again(400, NAME_REQUIRED, 'name');
     const ip = clientIp(req);
     const counted = await signUpLimiter.consume(ip);
     if (!counted.allowed) {
       res.setHeader('Retry-After', String(counted.retryAfterSeconds));
-      return again(
-        429,
-        `Too many sign-up attempts from your network. Try again in ${waitFor(counted.retryAfterSeconds)}.`,
-      );
+      return again(429, [
+        {
+          field: 'email',
+          message: `Too many sign-up attempts from your network. Try again in ${waitFor(counted.retryAfterSeconds)}.`,
+        },
+      ]);
     }
-    let userId: string;
+    let user: PublicUser;
     try {
-      userId = (await accountService.createUser({ email, password: field(req, 'password'), name }))
-        .id;
+      user = await accountService.createUser({
+        email,
+        password: field(req, 'password'),
+        name,
+        requireName: true,
+      });
     } catch (error) {
-      if (error instanceof ConflictError) return again(409, EMAIL_TAKEN, 'email');
-      if (error instanceof ValidationError) return again(400, sentence(error.message), error.field);
+      if (error instanceof ConflictError) {
+        return again(409, [{ field: 'email', message: EMAIL_TAKEN }]);
+      }
+      if (error instanceof InvalidFields) {
+        return again(
+          400,
+          error.problems.map((problem) => ({ ...problem, message: sentence(problem.message) })),
+        );
+      }
       throw error;
     }
-    const created = await signIn.startSession(userId, ip);
+    await verification.sendLink(user, ip);
+    const created = await signIn.startSession(user.id, ip);
     await sessions.discard(req);
     sessions.setCookie(res, created);
     res.redirect(303, CONSOLE_PATHS.dashboard);

@@ -1,5 +1,7 @@
 import type { Router } from 'express';
+import type { AccountEmails } from '../account-emails/compose.js';
 import type { Accounts } from '../accounts/compose.js';
+import type { MailCapability } from '../mail/compose.js';
 import type { OAuth } from '../oauth/compose.js';
 import type { Sessions } from '../sessions/compose.js';
 import { createRateLimiter, type SharedDependencies } from '../shared-dependencies.js';
@@ -14,10 +16,16 @@ export interface Console {
 
 export function composeConsole(
   shared: SharedDependencies,
-  deps: { accounts: Accounts; sessions: Sessions; oauth: OAuth },
+  deps: {
+    accounts: Accounts;
+    sessions: Sessions;
+    oauth: OAuth;
+    accountEmails: AccountEmails;
+    mail: MailCapability;
+  },
 ): Console {
   const { config } = shared;
-  const { accounts, sessions, oauth } = deps;
+  const { accounts, sessions, oauth, accountEmails } = deps;
   const dependencies = {
     config,
     accounts: accounts.accounts,
@@ -32,6 +40,9 @@ export function composeConsole(
     ),
     revealLimiter: createRateLimiter(shared, 'secret-reveal', config.rateLimits.signIn),
     signUpLimiter: createRateLimiter(shared, 'console-sign-up', config.rateLimits.signIn),
+    verification: accountEmails.verification,
+    passwordReset: accountEmails.passwordReset,
+    outbox: deps.mail.outbox,
     forgetVerifiedTokens: () => oauth.verifier.forgetAll(),
     grantChoices: oauth.grants.choices(),
     explorerTokens: oauth.explorerTokens,

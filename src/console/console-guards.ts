@@ -95,7 +95,11 @@ export class ConsoleGuards {
     if (!session || !user) return undefined;
     return {
       session,
-      viewer: { email: user.email, csrfToken: this.deps.csrf.forSession(session) },
+      viewer: {
+        email: user.email,
+        emailVerified: user.email_verified,
+        csrfToken: this.deps.csrf.forSession(session),
+      },
     };
   }
 }

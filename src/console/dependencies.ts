@@ -1,5 +1,8 @@
 import type { AccountService } from '../accounts/account-service.js';
 import type { AppService } from '../accounts/app-service.js';
+import type { EmailVerification } from '../account-emails/email-verification.js';
+import type { PasswordReset } from '../account-emails/password-reset.js';
+import type { OutboxEntry } from '../mail/outbox-mailer.js';
 import type { Config } from '../config.js';
 import type { GrantChoice } from '../oauth/grants/registry.js';
 import type { ExplorerTokens } from '../oauth/tokens/explorer-tokens.js';
@@ -27,6 +30,12 @@ export interface ConsoleDependencies {
   signUpLimiter: RateLimiter;
   /** Drops cached token verifications, so a deleted app's tokens stop working here at once. */
   forgetVerifiedTokens: () => void;
+  /** Verification links: mailed at sign-up and again on request, opened from the mail. */
+  verification: EmailVerification;
+  /** "Forgot password?" and the reset links. */
+  passwordReset: PasswordReset;
+  /** The development outbox, only when SMTP_URL is unset outside production. */
+  outbox?: { list(): readonly OutboxEntry[] };
   /** The token endpoint's grants (the grant registry's choices), offered on the app forms. */
   grantChoices: readonly GrantChoice[];
   /** Issues the API explorer's short-lived employer tokens. */

@@ -3,6 +3,7 @@ import type { AppWithRedirectUris } from '../accounts/app-store.js';
 import { MAX_REDIRECT_URIS } from '../accounts/redirect-uris.js';
 import type { AppRow } from '../db/rows.js';
 import { API_REFERENCE_PATHS } from '../http/api-reference.js';
+import type { FieldProblem } from '../errors.js';
 import { MIN_PASSWORD_LENGTH } from '../security/passwords.js';
 import { CSRF_FIELD } from '../sessions/csrf.js';
 import type { GrantChoice } from '../oauth/grants/registry.js';
@@ -13,6 +14,8 @@ import { pageTemplates } from '../http/views.js';
 /** Who is looking at a page: null before sign-in. */
 export interface Viewer {
   email: string;
+  /** Until it is, every page offers to send the verification link again. */
+  emailVerified: boolean;
   csrfToken: string;
 }
 
@@ -51,6 +54,7 @@ export class ConsolePages {
     this.render(res, page.status ?? 200, 'console-sign-in.njk', null, {
       action: CONSOLE_PATHS.signIn,
       sign_up_href: page.signUpOpen ? CONSOLE_PATHS.signUp : null,
+      forgot_password_href: CONSOLE_PATHS.forgotPassword,
       csrf_token: page.csrfToken,
       email: page.email ?? '',
       error: page.error ?? null,
@@ -64,9 +68,11 @@ export class ConsolePages {
       status?: number;
       email?: string;
       name?: string;
-      problem?: FormProblem;
+      problems?: readonly FieldProblem[];
     },
   ): void {
+    const problems = page.problems ?? [];
+    const invalid = (field: string) => problems.some((problem) => problem.field === field);
     this.render(res, page.status ?? 200, 'console-sign-up.njk', null, {
       action: CONSOLE_PATHS.signUp,
       sign_in_href: CONSOLE_PATHS.signIn,
@@ -74,7 +80,8 @@ export class ConsolePages {
       email: page.email ?? '',
       name: page.name ?? '',
       min_password_length: MIN_PASSWORD_LENGTH,
-      ...problemContext(page.problem),
+      problems: problems.map((problem) => ({ field: problem.field, message: problem.message })),
+      invalid: { email: invalid('email'), password: invalid('password'), name: invalid('name') },
     });
   }
 
@@ -179,6 +186,8 @@ export function renderConsolePage(
     csrf_field: CSRF_FIELD,
     csrf_token: viewer?.csrfToken ?? '',
     user_email: viewer?.email ?? null,
+    verify_notice: viewer ? !viewer.emailVerified : false,
+    resend_verification_action: CONSOLE_PATHS.resendVerification,
     sign_out_action: CONSOLE_PATHS.signOut,
     home_href: CONSOLE_PATHS.dashboard,
     nav_apps_href: CONSOLE_PATHS.dashboard,

@@ -14,6 +14,17 @@ export const CONSOLE_PATHS = {
   signIn: `${CONSOLE_PREFIX}/sign-in`,
   signUp: `${CONSOLE_PREFIX}/sign-up`,
   signOut: `${CONSOLE_PREFIX}/sign-out`,
+  /** The mailed verification link (its token is a capability secret). */
+  verifyEmail: `${CONSOLE_PREFIX}/verify-email/:token`,
+  /** "Send the link again", and the page that says it was sent. */
+  resendVerification: `${CONSOLE_PREFIX}/email-verification`,
+  verificationSent: `${CONSOLE_PREFIX}/email-verification/sent`,
+  forgotPassword: `${CONSOLE_PREFIX}/forgot-password`,
+  /** The mailed reset link: the form to choose a new password. */
+  resetPassword: `${CONSOLE_PREFIX}/reset-password/:token`,
+  passwordChanged: `${CONSOLE_PREFIX}/password-changed`,
+  /** Mails kept when SMTP_URL is unset outside production. */
+  devOutbox: `${CONSOLE_PREFIX}/dev/outbox`,
   newApp: `${CONSOLE_PREFIX}/apps/new`,
   /** The API explorer: pick an app and an employer, then GraphiQL with a token for them. */
   explorer: `${CONSOLE_PREFIX}/explorer`,
@@ -36,6 +47,19 @@ export const CONSOLE_PATHS = {
     members: `${EMPLOYERS}/:employerId/members`,
   },
 } as const;
+
+/** The pages the mailed links open, under `baseUrl` (AUTH_URL). */
+export function emailLinkUrls(baseUrl: string) {
+  return {
+    verifyEmail: (token: string) =>
+      `${baseUrl}${CONSOLE_PREFIX}/verify-email/${encodeURIComponent(token)}`,
+    resetPassword: (token: string) => `${baseUrl}${resetPasswordPath(token)}`,
+  };
+}
+
+export function resetPasswordPath(token: string): string {
+  return `${CONSOLE_PREFIX}/reset-password/${encodeURIComponent(token)}`;
+}
 
 /** The addresses of one app's tabs and forms; client ids are hex, but are encoded all the same. */
 export function appPaths(clientId: string) {

@@ -5,6 +5,8 @@ import { appDetailsRouter } from './app-details-routes.js';
 import { appRegistrationRouter } from './app-registration-routes.js';
 import { ConsoleGuards } from './console-guards.js';
 import type { ConsoleDependencies } from './dependencies.js';
+import { EmailPages } from './email-pages.js';
+import { emailRouter } from './email-routes.js';
 import { employersRouter } from './employer-routes.js';
 import { explorerRouter } from './explorer-routes.js';
 import { consoleErrorPages } from './html-errors.js';
@@ -27,6 +29,7 @@ export function consoleRouter(deps: ConsoleDependencies): Router {
   router.use(CONSOLE_PREFIX, noStore);
   // Registration first: /console/apps/new is not an app's Overview tab.
   router.use(accountRouter(deps, guards, pages));
+  router.use(emailRouter(deps, guards, new EmailPages(pages)));
   router.use(appRegistrationRouter(deps, guards, pages));
   router.use(appCredentialsRouter(deps, guards, pages));
   router.use(appDetailsRouter(deps, guards));

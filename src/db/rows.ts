@@ -27,6 +27,8 @@ export interface UserRow {
   name: string | null;
   password_hash: string;
   email_verified: boolean;
+  /** When the user opened a verification or password-reset link; null before. */
+  email_verified_at: EpochMs | null;
   created_at: EpochMs;
   updated_at: EpochMs;
 }
@@ -144,6 +146,18 @@ export interface SigningKeyRow {
   superseded_at: EpochMs | null;
   /** After this instant no unexpired token can carry this key's signature; it leaves the JWKS. */
   retire_after: EpochMs | null;
+}
+
+export type EmailTokenPurpose = 'verify_email' | 'reset_password';
+
+/** A single-use link mailed to a user, keyed by the SHA-256 of its token. */
+export interface EmailTokenRow {
+  id_hash: string;
+  user_id: string;
+  purpose: EmailTokenPurpose;
+  created_at: EpochMs;
+  expires_at: EpochMs;
+  used_at: EpochMs | null;
 }
 
 export interface BrowserSessionRow {

@@ -6,7 +6,8 @@ import { runWithRequestId } from '../logging.js';
 const INCOMING_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
 /** Pages whose URLs carry a capability token: the segment after the prefix is a secret. */
-const CAPABILITY_PATH = /^(\/interviews|\/lobby\/interviewer|\/lobby\/interviewee)\/[^/]+/;
+const CAPABILITY_PATH =
+  /^(\/interviews|\/lobby\/interviewer|\/lobby\/interviewee|\/console\/verify-email|\/console\/reset-password)\/[^/]+/;
 
 /** The request path as it may be logged: capability tokens replaced by a placeholder. */
 export function loggablePath(path: string): string {

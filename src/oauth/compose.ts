@@ -55,7 +55,13 @@ export function composeGrants(grants: readonly Grant[] = BUILT_IN_GRANTS): Grant
 
 export function composeOAuth(
   shared: SharedDependencies,
-  deps: { accounts: Accounts; sessions: Sessions; grants: GrantRegistry },
+  deps: {
+    accounts: Accounts;
+    sessions: Sessions;
+    grants: GrantRegistry;
+    /** Where the sign-in page's "Forgot password?" leads; without it, no such link. */
+    forgotPasswordHref?: string;
+  },
 ): OAuth {
   const { db, clock, config, audit } = shared;
   const { accounts, sessions, grants } = deps;
@@ -123,6 +129,7 @@ export function composeOAuth(
       signIn: sessions.signIn,
       flow,
       accounts: accounts.accounts,
+      forgotPasswordHref: deps.forgotPasswordHref,
     }),
   ];
   return { signingKeys, verifier, grants, explorerTokens, routers };

@@ -17,6 +17,17 @@ function derive(password: string, salt: Buffer, options: ScryptOptions): Promise
   });
 }
 
+/** What is wrong with a new password (sign-up, password reset), or undefined. */
+export function passwordProblem(password: string): string | undefined {
+  if (password.length < MIN_PASSWORD_LENGTH) {
+    return `password must be at least ${MIN_PASSWORD_LENGTH} characters`;
+  }
+  if (password.length > MAX_PASSWORD_LENGTH) {
+    return `password must be at most ${MAX_PASSWORD_LENGTH} characters`;
+  }
+  return undefined;
+}
+
 /** Format: `scrypt$N$r$p$<salt base64url>$<key base64url>`. */
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(SALT_BYTES);

@@ -20,4 +20,9 @@ export class SessionStore extends Store {
   async delete(idHash: string): Promise<void> {
     await this.db('browser_sessions').where({ id_hash: idHash }).delete();
   }
+
+  /** Signs the user out of every browser (console and authorization pages share sessions). */
+  async deleteForUser(userId: string): Promise<number> {
+    return this.db('browser_sessions').where({ user_id: userId }).delete();
+  }
 }

@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
 import type { Clock } from '../clock.js';
 import type { BrowserSessionRow } from '../db/rows.js';
+import type { Transaction } from '../db/transactions.js';
 import { randomToken, sha256Hex } from '../security/random.js';
 import { clearCookie, readCookie, writeCookie } from './cookies.js';
 import type { SessionStore } from './session-store.js';
@@ -86,6 +87,14 @@ export class BrowserSessions {
     }
     if (now - row.last_seen_at >= TOUCH_INTERVAL_MS) await this.store.touch(idHash, now);
     return toSession(row);
+  }
+
+  /**
+   * Signs the user out of every browser (the console and the authorization pages share these
+   * sessions); given a transaction, the sign-out commits with it. Returns how many ended.
+   */
+  endAllOf(userId: string, tx?: Transaction): Promise<number> {
+    return (tx ? this.store.on(tx) : this.store).deleteForUser(userId);
   }
 
   /** Deletes the session the request's cookie names (if any), leaving the cookie as it is. */

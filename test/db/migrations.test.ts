@@ -33,6 +33,7 @@ const TABLES = [
   'change_epochs',
   'recordings',
   'room_connections',
+  'email_tokens',
 ];
 
 async function existingTables(db: Database): Promise<string[]> {
@@ -63,6 +64,7 @@ describeEachDialect(
         '0011_change_epochs',
         '0012_recordings',
         '0013_room_connections',
+        '0014_email_verification',
       ]);
       assert.deepEqual(await existingTables(db), TABLES);
       assert.deepEqual(await pendingMigrations(db), []);
@@ -70,6 +72,7 @@ describeEachDialect(
 
       const reverted = await rollbackAll(db);
       assert.deepEqual(reverted, [
+        '0014_email_verification',
         '0013_room_connections',
         '0012_recordings',
         '0011_change_epochs',

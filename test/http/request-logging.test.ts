@@ -13,6 +13,8 @@ describe('request logging', () => {
     );
     assert.equal(loggablePath('/lobby/interviewee/abc123'), '/lobby/interviewee/:token');
     assert.equal(loggablePath('/interviews/abc123'), '/interviews/:token');
+    assert.equal(loggablePath('/console/verify-email/abc123'), '/console/verify-email/:token');
+    assert.equal(loggablePath('/console/reset-password/abc123'), '/console/reset-password/:token');
     assert.equal(loggablePath('/oauth/v2/tokens'), '/oauth/v2/tokens');
   });
 

@@ -12,6 +12,7 @@ import * as interviewEventCounts from './0010_interview_event_counts.js';
 import * as changeEpochs from './0011_change_epochs.js';
 import * as recordings from './0012_recordings.js';
 import * as roomConnections from './0013_room_connections.js';
+import * as emailVerification from './0014_email_verification.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -37,6 +38,7 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migration]> =
   ['0011_change_epochs', changeEpochs],
   ['0012_recordings', recordings],
   ['0013_room_connections', roomConnections],
+  ['0014_email_verification', emailVerification],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -16,4 +16,6 @@ export interface AuthorizeDependencies {
   /** The rules between sign-in and the code: request checks, consent, employer choice. */
   flow: AuthorizationFlow;
   accounts: AccountService;
+  /** The sign-in page's "Forgot password?" link (the console's form); absent: no link. */
+  forgotPasswordHref?: string;
 }

@@ -19,6 +19,8 @@ interface FormContext {
  * undefined value, so a missing variable is a bug found in tests, not a blank on a page.
  */
 export class AuthorizePages {
+  constructor(private readonly forgotPasswordHref?: string) {}
+
   signIn(
     res: Response,
     page: FormContext & { status?: number; email?: string; error?: string },
@@ -27,6 +29,7 @@ export class AuthorizePages {
       ...this.form(page, SIGN_IN_PATH),
       email: page.email ?? '',
       error: page.error ?? null,
+      forgot_password_href: this.forgotPasswordHref ?? null,
     });
   }
 

@@ -34,7 +34,7 @@ const CHOOSE_EMPLOYER = 'Choose one of your employers, or continue without an em
  */
 export function authorizeRouter(deps: AuthorizeDependencies): Router {
   const { sessions, csrf, flow, signIn } = deps;
-  const pages = new AuthorizePages();
+  const pages = new AuthorizePages(deps.forgotPasswordHref);
   const iss = deps.config.authUrl;
 
   /** Checks the pending request; when it fails, answers for it and returns undefined. */

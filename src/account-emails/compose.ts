@@ -1,0 +1,48 @@
+import type { Accounts } from '../accounts/compose.js';
+import type { MailCapability } from '../mail/compose.js';
+import type { Sessions } from '../sessions/compose.js';
+import { createRateLimiter, type SharedDependencies } from '../shared-dependencies.js';
+import { EmailLinks, type EmailLinkUrls } from './email-links.js';
+import { EmailTokenStore } from './email-token-store.js';
+import { EmailVerification } from './email-verification.js';
+import { PasswordReset } from './password-reset.js';
+
+/** The mailed single-use links: email verification and password reset. */
+export interface AccountEmails {
+  verification: EmailVerification;
+  passwordReset: PasswordReset;
+}
+
+/**
+ * `urls` builds the absolute addresses of the pages the links open (the console's); the
+ * composition root hands them in so that this capability never depends on the console.
+ */
+export function composeAccountEmails(
+  shared: SharedDependencies,
+  deps: { accounts: Accounts; sessions: Sessions; mail: MailCapability; urls: EmailLinkUrls },
+): AccountEmails {
+  const { clock, config, audit, logger } = shared;
+  const links = new EmailLinks(new EmailTokenStore(shared.db), clock);
+  const common = {
+    links,
+    urls: deps.urls,
+    accounts: deps.accounts.stores.accounts,
+    mailer: deps.mail.mailer,
+    audit,
+    clock,
+    logger,
+  };
+  const limit = config.rateLimits.signIn;
+  return {
+    verification: new EmailVerification({
+      ...common,
+      resendLimiter: createRateLimiter(shared, 'verification-resend', limit),
+    }),
+    passwordReset: new PasswordReset({
+      ...common,
+      sessions: deps.sessions.sessions,
+      ipLimiter: createRateLimiter(shared, 'password-reset-ip', limit),
+      emailLimiter: createRateLimiter(shared, 'password-reset-email', limit),
+    }),
+  };
+}
