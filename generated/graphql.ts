@@ -430,7 +430,7 @@ export type VirtualInterviewEvent = {
    * OAuth clients only; null when not available to the caller.
    */
   interviewLandingPageUrl: Maybe<Scalars['WebUrl']['output']>;
-  /** The interviewee of the event: zero or one, on one page. */
+  /** The interviewee of the event: zero or one, on one page unless `first` is 0. */
   intervieweesConnection: VirtualInterviewIntervieweesConnection;
   /**
    * Lobby link for interviewers. Anyone who has it can enter as an interviewer, so share it only
@@ -438,8 +438,8 @@ export type VirtualInterviewEvent = {
    */
   interviewerLobbyUrl: Scalars['WebUrl']['output'];
   /**
-   * Everyone invited to interview, including the creator who was added automatically. All
-   * interviewers come on one page (at most 50).
+   * Everyone invited to interview, including the creator who was added automatically, in the
+   * order they were invited. Without `first` and `after`, all of them come on one page (at most 50).
    */
   interviewersConnection: VirtualInterviewInterviewersConnection;
   /** Language of the interview pages, when one was chosen at creation. */
@@ -457,6 +457,26 @@ export type VirtualInterviewEvent = {
   timezone: Scalars['TimeZone']['output'];
   /** Title set by the employer, usually the title of the calendar entry. */
   title: Scalars['String']['output'];
+};
+
+
+/**
+ * A scheduled virtual interview: one time slot with zero or one interviewee and one or more
+ * interviewers, belonging to one employer.
+ */
+export type VirtualInterviewEventIntervieweesConnectionArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+/**
+ * A scheduled virtual interview: one time slot with zero or one interviewee and one or more
+ * interviewers, belonging to one employer.
+ */
+export type VirtualInterviewEventInterviewersConnectionArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
 };
 
 /**
@@ -561,6 +581,13 @@ export type VirtualInterviewInterviewee = {
   scheduledTime: Maybe<VirtualInterviewAppointmentScheduledTime>;
   /** Where the interviewee is within the event; null when not known. */
   status: Maybe<VirtualInterviewIntervieweeStatus>;
+};
+
+
+/** A candidate invited to an event. */
+export type VirtualInterviewIntervieweeInterviewRecordsConnectionArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
 };
 
 /** An interviewee in a list, with its position. */
@@ -741,6 +768,16 @@ export type VirtualInterviewRecord = {
   recordingUrl: Maybe<Scalars['WebUrl']['output']>;
   /** When the interviewee and an interviewer were first in the room together; null until then. */
   startTime: Maybe<Scalars['DateTime']['output']>;
+};
+
+
+/**
+ * One interview: the time an interviewee spent with the interviewers after being admitted from
+ * the lobby, and what each interviewer decided.
+ */
+export type VirtualInterviewRecordInterviewOutcomesConnectionArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
 };
 
 /** An interview record in a list, with its position. */
@@ -1042,9 +1079,9 @@ export type VirtualInterviewEventResolvers<ContextType = GatewayContext, ParentT
   endTime: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   id: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   interviewLandingPageUrl: Resolver<Maybe<ResolversTypes['WebUrl']>, ParentType, ContextType>;
-  intervieweesConnection: Resolver<ResolversTypes['VirtualInterviewIntervieweesConnection'], ParentType, ContextType>;
+  intervieweesConnection: Resolver<ResolversTypes['VirtualInterviewIntervieweesConnection'], ParentType, ContextType, Partial<VirtualInterviewEventIntervieweesConnectionArgs>>;
   interviewerLobbyUrl: Resolver<ResolversTypes['WebUrl'], ParentType, ContextType>;
-  interviewersConnection: Resolver<ResolversTypes['VirtualInterviewInterviewersConnection'], ParentType, ContextType>;
+  interviewersConnection: Resolver<ResolversTypes['VirtualInterviewInterviewersConnection'], ParentType, ContextType, Partial<VirtualInterviewEventInterviewersConnectionArgs>>;
   languageCode: Resolver<Maybe<ResolversTypes['LanguageCode']>, ParentType, ContextType>;
   mediaType: Resolver<ResolversTypes['VirtualInterviewMediaType'], ParentType, ContextType>;
   startTime: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
@@ -1072,7 +1109,7 @@ export type VirtualInterviewEventsPayloadResolvers<ContextType = GatewayContext,
 export type VirtualInterviewIntervieweeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['VirtualInterviewInterviewee'] = ResolversParentTypes['VirtualInterviewInterviewee']> = {
   email: Resolver<Maybe<ResolversTypes['EmailAddress']>, ParentType, ContextType>;
   id: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
-  interviewRecordsConnection: Resolver<ResolversTypes['VirtualInterviewRecordsConnection'], ParentType, ContextType>;
+  interviewRecordsConnection: Resolver<ResolversTypes['VirtualInterviewRecordsConnection'], ParentType, ContextType, Partial<VirtualInterviewIntervieweeInterviewRecordsConnectionArgs>>;
   intervieweeLobbyUrl: Resolver<ResolversTypes['WebUrl'], ParentType, ContextType>;
   job: Resolver<Maybe<ResolversTypes['VirtualInterviewJob']>, ParentType, ContextType>;
   name: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -1139,7 +1176,7 @@ export type VirtualInterviewOutcomesConnectionResolvers<ContextType = GatewayCon
 export type VirtualInterviewRecordResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['VirtualInterviewRecord'] = ResolversParentTypes['VirtualInterviewRecord']> = {
   endTime: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   id: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
-  interviewOutcomesConnection: Resolver<ResolversTypes['VirtualInterviewOutcomesConnection'], ParentType, ContextType>;
+  interviewOutcomesConnection: Resolver<ResolversTypes['VirtualInterviewOutcomesConnection'], ParentType, ContextType, Partial<VirtualInterviewRecordInterviewOutcomesConnectionArgs>>;
   interviewee: Resolver<Maybe<ResolversTypes['VirtualInterviewInterviewee']>, ParentType, ContextType>;
   recordingUrl: Resolver<Maybe<ResolversTypes['WebUrl']>, ParentType, ContextType>;
   startTime: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;

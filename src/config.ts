@@ -74,6 +74,8 @@ export type ConsoleSignUp = 'open' | 'closed';
 const consoleVariables = {
   /** `closed` turns self-service sign-up off; accounts are then created with the CLI. */
   CONSOLE_SIGN_UP: z.enum(['open', 'closed']).default('open'),
+  /** `enabled` lets `cli token issue` mint sandbox tokens when NODE_ENV=production. */
+  CLI_SANDBOX_TOKENS: z.enum(['enabled', 'disabled']).default('disabled'),
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -264,6 +266,11 @@ export interface Config {
   graphql: GraphQLLimits;
   /** Whether anyone may create an account on the partner console's sign-up page. */
   consoleSignUp: ConsoleSignUp;
+  /**
+   * Whether `cli token issue` may mint sandbox tokens in production; outside production it
+   * always may.
+   */
+  cliSandboxTokens: 'enabled' | 'disabled';
   /** How long a rotated signing key is published before it signs. */
   signingKeyActivationDelayMs: number;
   /** Where /metrics is served; neither `token` nor `port` set turns metrics off. */
@@ -370,6 +377,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       documentCacheSize: e.GRAPHQL_DOCUMENT_CACHE_SIZE,
     },
     consoleSignUp: e.CONSOLE_SIGN_UP,
+    cliSandboxTokens: e.CLI_SANDBOX_TOKENS,
     signingKeyActivationDelayMs: e.SIGNING_KEY_ACTIVATION_DELAY_SECONDS * 1000,
     metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT, host: e.METRICS_HOST },
     workers: e.WORKERS ?? (e.NODE_ENV === 'production' ? availableParallelism() : 1),

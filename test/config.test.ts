@@ -19,6 +19,15 @@ describe('configuration', () => {
     assert.equal(config.signingKeyActivationDelayMs, 120_000);
   });
 
+  it('takes CLI_SANDBOX_TOKENS=enabled or disabled (the default), and refuses other values', () => {
+    assert.equal(loadConfig({}).cliSandboxTokens, 'disabled');
+    assert.equal(loadConfig({ CLI_SANDBOX_TOKENS: 'enabled' }).cliSandboxTokens, 'enabled');
+    assert.throws(
+      () => loadConfig({ CLI_SANDBOX_TOKENS: 'yes' }),
+      (error: Error) => error instanceof ConfigError && /CLI_SANDBOX_TOKENS/.test(error.message),
+    );
+  });
+
   it('reads the signing key activation delay in seconds, zero allowed', () => {
     const delay = (value: string) =>
       loadConfig({ SIGNING_KEY_ACTIVATION_DELAY_SECONDS: value }).signingKeyActivationDelayMs;

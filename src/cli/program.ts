@@ -3,6 +3,7 @@ import { MEMBERSHIP_ROLES } from '../accounts/vocabulary.js';
 import { DomainError } from '../errors.js';
 import { createDemoAccount, describeDemo } from './demo.js';
 import { KEY_GRACE_PERIOD_MS, type KeyStatus } from '../oauth/signing-keys/signing-keys.js';
+import { SANDBOX_DEFAULT_SCOPES } from '../oauth/tokens/sandbox-tokens.js';
 import type { CliIo } from './output.js';
 import { printResult } from './output.js';
 import type { CliServices } from './services.js';
@@ -163,6 +164,35 @@ export function buildProgram(io: CliIo, services: () => Promise<CliServices>): C
       await signingKeys.ensureActiveKeys();
       const published = await signingKeys.list();
       printResult(io, json(), { keys: published }, () => published.map(describeKey));
+    });
+
+  const token = program.command('token').description('tokens for automated tests');
+  token
+    .command('issue')
+    .description(
+      'print the token response (access, ID and, with offline_access, refresh token) of a user ' +
+        "who consented to an app, without a browser: for a partner's CI. Audited as a consent; " +
+        'refused when NODE_ENV=production unless CLI_SANDBOX_TOKENS=enabled',
+    )
+    .requiredOption('--app <client_id>', 'client_id of the app the tokens are for')
+    .requiredOption('--user <email>', 'email of the user who consents')
+    .option('--employer <id>', 'an employer of the user: the access token acts for it')
+    .option(
+      '--scope <scopes...>',
+      `scopes to grant (space-separated or repeated); default: ${SANDBOX_DEFAULT_SCOPES.join(' ')}, ` +
+        'plus offline_access when the app allows the refresh_token grant',
+    )
+    .action(async (options: { app: string; user: string; employer?: string; scope?: string[] }) => {
+      const issued = await (
+        await services()
+      ).sandboxTokens.issue({
+        clientId: options.app,
+        userEmail: options.user,
+        employerId: options.employer,
+        scope: options.scope?.join(' '),
+      });
+      // The token endpoint's answer either way, so scripts read it the same with or without --json.
+      printResult(io, json(), issued, () => [JSON.stringify(issued, null, 2)]);
     });
 
   const interviews = program.command('interviews').description('virtual interview events');

@@ -7,6 +7,7 @@ import type { SweepCounts } from '../interviews/lifecycle/sweeper.js';
 import { composeGrants, composeOAuth } from '../oauth/compose.js';
 import { composeRecordings } from '../recordings/compose.js';
 import type { SigningKeys } from '../oauth/signing-keys/signing-keys.js';
+import type { SandboxTokens } from '../oauth/tokens/sandbox-tokens.js';
 import { composeSessions } from '../sessions/compose.js';
 import type { SharedDependencies } from '../shared-dependencies.js';
 import type { ServiceUrls } from './demo.js';
@@ -16,6 +17,8 @@ export interface CliServices {
   accounts: AccountService;
   apps: AppService;
   signingKeys: SigningKeys;
+  /** `token issue`: tokens for partners' automated tests, as if the user had consented. */
+  sandboxTokens: SandboxTokens;
   audit: AuditLog;
   /** The configured AUTH_URL and API_URL, for commands that print ready-to-run requests. */
   urls: ServiceUrls;
@@ -40,6 +43,7 @@ export function createCliServices(shared: SharedDependencies): CliServices {
     accounts: accounts.accounts,
     apps: accounts.apps,
     signingKeys: oauth.signingKeys,
+    sandboxTokens: oauth.sandboxTokens,
     audit: shared.audit,
     urls: { authUrl: shared.config.authUrl, apiUrl: shared.config.apiUrl },
     sweepInterviews: () => interviews.sweepNow(),

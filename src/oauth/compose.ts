@@ -21,6 +21,7 @@ import { TokenRevocation } from './token/revocation.js';
 import { tokenRouter } from './token/router.js';
 import { AccessTokenVerifier } from './tokens/access-token-verifier.js';
 import { ExplorerTokens } from './tokens/explorer-tokens.js';
+import { SandboxTokens } from './tokens/sandbox-tokens.js';
 import { TokenSigner } from './tokens/token-signer.js';
 import { TokenStore } from './tokens/token-store.js';
 
@@ -37,6 +38,8 @@ export interface OAuth {
   grants: GrantRegistry;
   /** Short-lived employer tokens the partner console issues for its API explorer. */
   explorerTokens: ExplorerTokens;
+  /** Token sets for partners' automated tests, as if a user had consented (`cli token issue`). */
+  sandboxTokens: SandboxTokens;
   /**
    * Discovery and JWKS, the token, revocation and introspection endpoints, userinfo and appinfo,
    * and the authorization endpoint with its pages, in the order they are mounted.
@@ -91,18 +94,32 @@ export function composeOAuth(
     audit,
   });
 
+  const issuer = new TokenIssuer({
+    tokens,
+    codes,
+    signer,
+    verifier,
+    accounts: accounts.stores.accounts,
+    credentials: accounts.credentials,
+    audit,
+    clock,
+  });
+  const consents = new ConsentStore(db);
+  const sandboxTokens = new SandboxTokens({
+    enabled: config.env !== 'production' || config.cliSandboxTokens === 'enabled',
+    issuer,
+    signingKeys,
+    apps: accounts.stores.apps,
+    accounts: accounts.stores.accounts,
+    consents,
+    tokens,
+    audit,
+    clock,
+  });
+
   const tokenEndpoints = {
     grants,
-    issuer: new TokenIssuer({
-      tokens,
-      codes,
-      signer,
-      verifier,
-      accounts: accounts.stores.accounts,
-      credentials: accounts.credentials,
-      audit,
-      clock,
-    }),
+    issuer,
     revocation: new TokenRevocation(tokens, verifier, audit, clock),
     introspection: new TokenIntrospection(tokens, verifier, clock, config.authUrl),
     clients: new ClientAuthenticator(accounts.stores.apps, accounts.credentials),
@@ -110,7 +127,7 @@ export function composeOAuth(
   };
   const accountInfo = new AccountInfoService(accounts.stores.accounts);
   const flow = new AuthorizationFlow({
-    consents: new ConsentStore(db),
+    consents,
     clock,
     accounts: accounts.stores.accounts,
     apps: accounts.stores.apps,
@@ -132,5 +149,5 @@ export function composeOAuth(
       forgotPasswordHref: deps.forgotPasswordHref,
     }),
   ];
-  return { signingKeys, verifier, grants, explorerTokens, routers };
+  return { signingKeys, verifier, grants, explorerTokens, sandboxTokens, routers };
 }

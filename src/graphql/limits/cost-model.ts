@@ -9,7 +9,7 @@
  * How many items a list holds is decided by the field that returned the list's parent, listed
  * below by schema coordinate: `findVirtualInterviewEvents(first: 40)` makes the `edges` and
  * `events` of its connection hold 40 items, and `virtualInterviewEvents` as many events as it was
- * given ids. Connections without arguments hold at most what the Interview API's rules allow. Any
+ * given ids. Nested connections hold at most what the Interview API's rules allow, or `first`. Any
  * other list counts as UNSIZED_LIST_ITEMS items. Introspection costs nothing here (see
  * isIntrospectionEntry).
  *
@@ -32,17 +32,22 @@ export const LIST_ITEMS_BY_FIELD: ReadonlyMap<string, ListItems> = new Map<strin
   ['Query.findVirtualInterviewEvents', ({ first }) => pageSize(first)],
   ['Query.virtualInterviewEvents', ({ input }) => idCount(input)],
   // 49 invited interviewers at most, plus the creator who is added automatically.
-  ['VirtualInterviewEvent.interviewersConnection', () => 50],
+  ['VirtualInterviewEvent.interviewersConnection', nestedPageSize(50)],
   // Zero or one interviewee per event.
-  ['VirtualInterviewEvent.intervieweesConnection', () => 1],
+  ['VirtualInterviewEvent.intervieweesConnection', nestedPageSize(1)],
   // A record per admission from the lobby: no hard bound, and rarely more than a few.
-  ['VirtualInterviewInterviewee.interviewRecordsConnection', () => 5],
+  ['VirtualInterviewInterviewee.interviewRecordsConnection', nestedPageSize(5)],
   // One outcome per interviewer of the event.
-  ['VirtualInterviewRecord.interviewOutcomesConnection', () => 50],
+  ['VirtualInterviewRecord.interviewOutcomesConnection', nestedPageSize(50)],
 ]);
 
 function pageSize(first: unknown): number {
   return typeof first === 'number' ? clamp(first, MAX_PAGE_SIZE) : DEFAULT_PAGE_SIZE;
+}
+
+/** A nested connection holds its whole list, or `first` items when that is fewer. */
+function nestedPageSize(listBound: number): ListItems {
+  return ({ first }) => (typeof first === 'number' ? clamp(first, listBound) : listBound);
 }
 
 function idCount(input: unknown): number {

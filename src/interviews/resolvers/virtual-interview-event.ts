@@ -1,6 +1,6 @@
 import type { VirtualInterviewEventResolvers } from '../../../generated/graphql.js';
 import type { InterviewContext } from '../context.js';
-import { wholeList } from './connection.js';
+import { nestedPage } from '../nested-page.js';
 import { atOffset } from './offset-date-time.js';
 
 export const VirtualInterviewEvent: VirtualInterviewEventResolvers<InterviewContext> = {
@@ -20,12 +20,14 @@ export const VirtualInterviewEvent: VirtualInterviewEventResolvers<InterviewCont
   },
   interviewLandingPageUrl: async (event, _args, { loaders }) =>
     (await loaders.lobbyLinks.load(event.id)).landingPageUrl,
-  interviewersConnection: async (event, _args, { loaders }) => {
-    const list = wholeList(await loaders.interviewersOfEvent.load(event.id));
-    return { ...list, interviewers: list.nodes };
+  interviewersConnection: async (event, args, { loaders }) => {
+    const list = await loaders.interviewersOfEvent.load(event.id);
+    const page = nestedPage(list, args, 'interviewersConnection');
+    return { ...page, interviewers: page.nodes };
   },
-  intervieweesConnection: async (event, _args, { loaders }) => {
-    const list = wholeList(await loaders.intervieweesOfEvent.load(event.id));
-    return { ...list, interviewees: list.nodes };
+  intervieweesConnection: async (event, args, { loaders }) => {
+    const list = await loaders.intervieweesOfEvent.load(event.id);
+    const page = nestedPage(list, args, 'intervieweesConnection');
+    return { ...page, interviewees: page.nodes };
   },
 };

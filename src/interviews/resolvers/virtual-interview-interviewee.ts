@@ -4,7 +4,7 @@ import type {
 } from '../../../generated/graphql.js';
 import type { EventRow, IntervieweeRow } from '../../db/rows.js';
 import type { InterviewContext } from '../context.js';
-import { wholeList } from './connection.js';
+import { nestedPage } from '../nested-page.js';
 import { atOffset } from './offset-date-time.js';
 
 export const VirtualInterviewInterviewee: VirtualInterviewIntervieweeResolvers<InterviewContext> = {
@@ -20,9 +20,10 @@ export const VirtualInterviewInterviewee: VirtualInterviewIntervieweeResolvers<I
     if (!url) throw new Error(`interviewee ${interviewee.id} has no lobby token`);
     return url;
   },
-  interviewRecordsConnection: async (interviewee, _args, { loaders }) => {
-    const list = wholeList(await loaders.recordsOfInterviewee.load(interviewee.id));
-    return { edges: list.edges, pageInfo: list.pageInfo, records: list.nodes };
+  interviewRecordsConnection: async (interviewee, args, { loaders }) => {
+    const list = await loaders.recordsOfInterviewee.load(interviewee.id);
+    const page = nestedPage(list, args, 'interviewRecordsConnection');
+    return { edges: page.edges, pageInfo: page.pageInfo, records: page.nodes };
   },
   scheduledTime: async (interviewee, _args, context) => {
     const event = await eventOf(interviewee, context);

@@ -1,6 +1,6 @@
 import type { VirtualInterviewRecordResolvers } from '../../../generated/graphql.js';
 import type { InterviewContext } from '../context.js';
-import { wholeList } from './connection.js';
+import { nestedPage } from '../nested-page.js';
 import { atOffset } from './offset-date-time.js';
 import { eventOf } from './virtual-interview-interviewee.js';
 
@@ -18,8 +18,9 @@ export const VirtualInterviewRecord: VirtualInterviewRecordResolvers<InterviewCo
   recordingUrl: (record, _args, { loaders }) => loaders.recordingUrl.load(record.id),
   interviewee: async (record, _args, { loaders }) =>
     (await loaders.interviewee.load(record.interviewee_id)) ?? null,
-  interviewOutcomesConnection: async (record, _args, { loaders }) => {
-    const list = wholeList(await loaders.outcomesOfRecord.load(record.id));
-    return { edges: list.edges, pageInfo: list.pageInfo, outcomes: list.nodes };
+  interviewOutcomesConnection: async (record, args, { loaders }) => {
+    const list = await loaders.outcomesOfRecord.load(record.id);
+    const page = nestedPage(list, args, 'interviewOutcomesConnection');
+    return { edges: page.edges, pageInfo: page.pageInfo, outcomes: page.nodes };
   },
 };

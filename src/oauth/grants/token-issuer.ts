@@ -269,7 +269,8 @@ export class TokenIssuer {
   }
 }
 
-function issuedEntry(
+/** The audit entry of tokens a grant issued (for the token endpoint and sandbox tokens alike). */
+export function issuedEntry(
   client: AppRow,
   userId: string | null,
   grant: string,
