@@ -1,21 +1,62 @@
 /**
  * Builds the browser assets the service serves from its own origin (no CDN) into public/built/
  * (git-ignored): the API explorer (GraphiQL, React and our examples, bundled by esbuild) and
- * Redoc's standalone bundle for the API reference at /docs. `npm run build` runs it.
+ * Redoc's standalone bundle for the API reference at /docs. `npm run build` (and so `npm start`)
+ * runs it, and it rebuilds only when its inputs changed since the last build.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 
-const ROOT = new URL('../', import.meta.url);
-export const BUILT_DIR = fileURLToPath(new URL('public/built/', ROOT));
+const REPOSITORY = fileURLToPath(new URL('../', import.meta.url));
+export const BUILT_DIR = join(REPOSITORY, 'public/built/');
 
-export async function buildAssets(): Promise<void> {
-  mkdirSync(BUILT_DIR, { recursive: true });
+/** What the bundles are made from, relative to the repository; redoc's version is in the lock. */
+const INPUTS = ['client', 'scripts/build-assets.ts', 'package-lock.json'];
+const OUTPUTS = ['explorer.js', 'explorer.css', 'redoc.standalone.js'];
+/**
+ * The digest of the inputs the outputs were built from. A content digest, not modification
+ * times: a checkout or a fresh clone gives every file a new time without changing a byte.
+ */
+const STAMP = '.inputs.sha256';
+
+export type AssetBuildResult = 'built' | 'up to date';
+
+/** Builds the assets unless the last build was made from exactly the current inputs. */
+export async function buildAssetsIfChanged(repository = REPOSITORY): Promise<AssetBuildResult> {
+  const builtDir = join(repository, 'public/built');
+  const stamp = join(builtDir, STAMP);
+  const digest = inputsDigest(repository);
+  const outputsPresent = OUTPUTS.every((name) => existsSync(join(builtDir, name)));
+  if (outputsPresent && existsSync(stamp) && readFileSync(stamp, 'utf8') === digest) {
+    return 'up to date';
+  }
+  // No stamp while building: a build that fails halfway is redone next time.
+  rmSync(stamp, { force: true });
+  await buildAssets(repository);
+  writeFileSync(stamp, digest);
+  return 'built';
+}
+
+/** Builds the assets unconditionally. */
+export async function buildAssets(repository = REPOSITORY): Promise<void> {
+  const builtDir = join(repository, 'public/built');
+  mkdirSync(builtDir, { recursive: true });
+  // Loaded here so that an up-to-date check never pays for loading esbuild.
+  const { build } = await import('esbuild');
   await build({
-    entryPoints: { explorer: fileURLToPath(new URL('client/explorer/main.js', ROOT)) },
-    outdir: BUILT_DIR,
+    entryPoints: { explorer: join(repository, 'client/explorer/main.js') },
+    outdir: builtDir,
     bundle: true,
     minify: true,
     format: 'iife',
@@ -25,7 +66,32 @@ export async function buildAssets(): Promise<void> {
     logLevel: 'warning',
   });
   const redoc = createRequire(import.meta.url).resolve('redoc/bundles/redoc.standalone.js');
-  writeFileSync(`${BUILT_DIR}redoc.standalone.js`, withoutRemoteLogo(readFileSync(redoc, 'utf8')));
+  writeFileSync(
+    join(builtDir, 'redoc.standalone.js'),
+    withoutRemoteLogo(readFileSync(redoc, 'utf8')),
+  );
+}
+
+function inputsDigest(repository: string): string {
+  const hash = createHash('sha256');
+  for (const input of INPUTS) {
+    for (const file of filesOf(join(repository, input))) {
+      hash.update(`${relative(repository, file)}\0`);
+      hash.update(readFileSync(file));
+      hash.update('\0');
+    }
+  }
+  return hash.digest('hex');
+}
+
+/** The file itself, or every file under a directory in a stable order; nothing if absent. */
+function filesOf(path: string): string[] {
+  if (!existsSync(path)) return [];
+  if (!statSync(path).isDirectory()) return [path];
+  return readdirSync(path, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name))
+    .sort();
 }
 
 /** Redoc's attribution link shows a logo from Redocly's CDN. */
@@ -44,10 +110,15 @@ function withoutRemoteLogo(bundle: string): string {
   return parts.join('""');
 }
 
-// Run as a script (not imported by a test): build, and fail the build on any error.
+// Run as a script (not imported by a test): build if needed, and fail the build on any error.
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  buildAssets().then(
-    () => console.log(`built the explorer and the API reference's assets into ${BUILT_DIR}`),
+  buildAssetsIfChanged().then(
+    (result) =>
+      console.log(
+        result === 'built'
+          ? `built the explorer and the API reference's assets into ${BUILT_DIR}`
+          : `browser assets up to date in ${BUILT_DIR} (their inputs have not changed)`,
+      ),
     (error: unknown) => {
       console.error(error);
       process.exitCode = 1;

@@ -11,7 +11,7 @@
  *
  *   import { validateTokenRequest } from '../../generated/validators.cjs';
  *
- * `tsc -p tsconfig.build.json` (allowJs) emits the file to dist/generated/validators.cjs, so the
+ * `npm run build` (tsc, allowJs) emits the file to dist/generated/validators.cjs, so the
  * compiled server resolves the same relative path.
  *
  * The ajv set-up is exported for test/support/openapi-contract.ts, so that the tests validate
