@@ -124,10 +124,15 @@ function codeFlowRequests(
 function graphqlRequest(url: string, operation: string): string {
   const example = EXAMPLES.find(({ query }) => query.includes(`${operation}(`));
   if (!example) throw new Error(`the explorer has no example of ${operation}`);
-  const body = JSON.stringify({
-    query: example.query.replace(/\s+/g, ' ').trim(),
-    variables: JSON.parse(example.variables) as unknown,
-  });
+  // The query on one line (GraphQL ignores the spacing), the variables laid out to read.
+  const body = JSON.stringify(
+    {
+      query: example.query.replace(/\s+/g, ' ').trim(),
+      variables: JSON.parse(example.variables) as unknown,
+    },
+    null,
+    2,
+  );
   return curl('POST', url, [
     bearer(),
     ['-H', shellWord('Content-Type: application/json')],
