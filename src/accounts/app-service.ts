@@ -4,12 +4,13 @@ import { validateClientId } from '../../generated/validators.cjs';
 import type { Clock } from '../clock.js';
 import type { AppRow, AuditEventRow } from '../db/rows.js';
 import type { ClientType } from './vocabulary.js';
-import { NotFoundError, ValidationError } from '../errors.js';
+import { InvalidFields, NotFoundError, ValidationError, type FieldProblem } from '../errors.js';
 import { verifyPassword } from '../security/passwords.js';
 import { randomToken, sha256Hex } from '../security/random.js';
 import { multiLineTextProblem, singleLineTextProblem } from '../security/text-safety.js';
 import type { SecretBox } from '../security/secret-box.js';
 import type { AccountStore } from './account-store.js';
+import { checkAppPublisher, type AppPublisherInput } from './app-publisher.js';
 import type { AppStore, AppWithRedirectUris } from './app-store.js';
 import { allowsGrant, normalizeGrantTypes } from './grant-types.js';
 import { validateRedirectUris } from './redirect-uris.js';
@@ -27,7 +28,7 @@ export interface RotatedSecret {
 }
 
 /** What the owner of an app may change on its Overview tab. */
-export interface AppDetailsInput {
+export interface AppDetailsInput extends AppPublisherInput {
   name: string;
   description?: string | null;
   grantTypes: readonly string[];
@@ -61,10 +62,13 @@ export class AppService {
     description?: string | null;
     /** Every known grant when left out (stored explicitly, never left to a column default). */
     grantTypes?: readonly string[];
+    /** Optional publisher details shown on the consent page. */
+    publisher?: AppPublisherInput;
   }): Promise<CreatedApp> {
     const name = appName(input.name);
     const description = appDescription(input.description);
     const grantTypes = normalizeGrantTypes(input.grantTypes ?? this.grantTypes, this.grantTypes);
+    const publisher = checkAppPublisher(input.publisher ?? {}, NO_PUBLISHER);
     const redirectUris = validateRedirectUris(input.redirectUris ?? []);
     const owner = await this.accounts.findUserByEmail(input.ownerEmail.trim());
     if (!owner) throw new NotFoundError(`no user with email ${input.ownerEmail.trim()}`, 'owner');
@@ -83,6 +87,7 @@ export class AppService {
       secret_updated_at: clientSecret ? now : null,
       description,
       grant_types: grantTypes,
+      ...publisher,
       created_at: now,
       updated_at: now,
     };
@@ -209,22 +214,59 @@ export class AppService {
     return this.secretBox.open(app.client_secret_sealed);
   }
 
-  /** Changes the name, description and allowed grants of an app its owner edits. */
+  /**
+   * Changes what the owner edits on the Overview: name, description, allowed grants and the
+   * publisher details. Every refused field is reported at once (InvalidFields) and nothing is
+   * written; the change and its audit entry (the names of the fields that changed) commit
+   * together, on the app's row locked first so concurrent edits take turns.
+   */
   async updateDetails(
     ownerUserId: string,
     clientId: string,
     input: AppDetailsInput,
+    context: { ip?: string | null } = {},
   ): Promise<AppRow> {
     const app = await this.ownedApp(ownerUserId, clientId);
-    const details = {
-      name: appName(input.name),
-      description: appDescription(input.description),
-      grant_types: normalizeGrantTypes(input.grantTypes, this.grantTypes),
-    };
+    const problems: FieldProblem[] = [];
+    const name = collectProblems(problems, () => appName(input.name));
+    const description = collectProblems(problems, () => appDescription(input.description));
+    const grantTypes = collectProblems(problems, () =>
+      normalizeGrantTypes(input.grantTypes, this.grantTypes),
+    );
+    collectProblems(problems, () => checkAppPublisher(input, app));
+    if (problems.length) throw new InvalidFields(problems);
     const now = this.clock.now();
-    if (!(await this.apps.updateDetails(app.id, ownerUserId, details, now)))
-      throw noSuchApp(clientId);
-    return { ...app, ...details, updated_at: now };
+    const updated = await this.apps.inTransaction(async (store, trx) => {
+      if (!(await store.touchOwnedApp(app.id, ownerUserId, now))) return undefined;
+      const current = await store.findByClientId(app.client_id);
+      if (!current) return undefined;
+      const details = {
+        name: name!,
+        description: description ?? null,
+        grant_types: grantTypes!,
+        // Over the row as it is now: a field left out keeps the latest value, not a stale one.
+        ...checkAppPublisher(input, current),
+      };
+      await store.updateDetails(app.id, ownerUserId, details, now);
+      const changed = Object.entries(details)
+        .filter(([field, value]) => (current[field as keyof AppRow] ?? null) !== value)
+        .map(([field]) => field);
+      if (changed.length) {
+        await this.audit.record(
+          {
+            type: 'app.details_changed',
+            actorUserId: ownerUserId,
+            appId: app.id,
+            ip: context.ip ?? null,
+            details: { fields: changed },
+          },
+          trx,
+        );
+      }
+      return { ...current, ...details, updated_at: now };
+    });
+    if (!updated) throw noSuchApp(clientId);
+    return updated;
   }
 
   /** Adds a redirect URI at the end of the app's list. */
@@ -324,6 +366,26 @@ export class AppService {
     const app = await this.findOwnedApp(ownerUserId, clientId);
     if (!app) throw noSuchApp(clientId);
     return app;
+  }
+}
+
+const NO_PUBLISHER = {
+  developer_name: null,
+  homepage_url: null,
+  privacy_policy_url: null,
+  logo_url: null,
+};
+
+/** Runs one field's check; a refusal joins `problems` (and gives undefined) instead of throwing. */
+function collectProblems<T>(problems: FieldProblem[], check: () => T): T | undefined {
+  try {
+    return check();
+  } catch (error) {
+    if (error instanceof InvalidFields) problems.push(...error.problems);
+    else if (error instanceof ValidationError) {
+      problems.push({ field: error.field ?? 'name', message: error.message });
+    } else throw error;
+    return undefined;
   }
 }
 

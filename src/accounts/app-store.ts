@@ -54,11 +54,20 @@ export class AppStore extends Store {
     return changed === 1;
   }
 
-  /** Sets the name, description and grant types of an app its owner edits; whether it did. */
+  /** Sets what the owner edits on the Overview (name, grants, publisher…); whether it did. */
   async updateDetails(
     appId: string,
     ownerUserId: string,
-    details: Pick<AppRow, 'name' | 'description' | 'grant_types'>,
+    details: Pick<
+      AppRow,
+      | 'name'
+      | 'description'
+      | 'grant_types'
+      | 'developer_name'
+      | 'homepage_url'
+      | 'privacy_policy_url'
+      | 'logo_url'
+    >,
     now: number,
   ): Promise<boolean> {
     const changed = await this.db('apps')

@@ -4,7 +4,8 @@ import { singleLineTextProblem } from '../security/text-safety.js';
 /** Spec §5.6: an app may register at most five redirect URLs. */
 export const MAX_REDIRECT_URIS = 5;
 const MAX_URI_LENGTH = 2048;
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+/** Hosts on which plain http is allowed: the traffic never leaves the machine. */
+export const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]']);
 
 /**
  * Checks one redirect URI for registration: absolute, http(s), no fragment (RFC 6749 §3.1.2),

@@ -19,6 +19,7 @@ export type AuditEventType =
   | 'signing_key.rotated'
   | 'app.registered'
   | 'app.redirect_uris_changed'
+  | 'app.details_changed'
   | 'app.secret_rotated'
   | 'app.secret_revealed'
   | 'app.deleted'

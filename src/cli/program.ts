@@ -1,4 +1,5 @@
 import { Command, CommanderError, Option } from 'commander';
+import type { AppWithRedirectUris } from '../accounts/app-store.js';
 import { MEMBERSHIP_ROLES } from '../accounts/vocabulary.js';
 import { DomainError } from '../errors.js';
 import { createDemoAccount, describeDemo } from './demo.js';
@@ -87,8 +88,21 @@ export function buildProgram(io: CliIo, services: () => Promise<CliServices>): C
     .requiredOption('--name <name>', 'app name shown on the consent page')
     .option('--redirect-uri <url>', 'registered redirect URI (repeatable, at most 5)', collect, [])
     .option('--public', 'a public client (no secret; must use PKCE)')
+    .option('--developer-name <name>', 'who publishes the app, shown on the consent page')
+    .option('--homepage-url <url>', "the app's homepage (https), linked from the consent page")
+    .option('--privacy-policy-url <url>', 'its privacy policy (https), linked from consent')
+    .option('--logo-url <url>', 'its logo (https), shown on the consent page')
     .action(
-      async (options: { owner: string; name: string; redirectUri: string[]; public?: boolean }) => {
+      async (options: {
+        owner: string;
+        name: string;
+        redirectUri: string[];
+        public?: boolean;
+        developerName?: string;
+        homepageUrl?: string;
+        privacyPolicyUrl?: string;
+        logoUrl?: string;
+      }) => {
         const { app: created, clientSecret } = await (
           await services()
         ).apps.createApp({
@@ -96,6 +110,12 @@ export function buildProgram(io: CliIo, services: () => Promise<CliServices>): C
           name: options.name,
           redirectUris: options.redirectUri,
           public: Boolean(options.public),
+          publisher: {
+            developerName: options.developerName,
+            homepageUrl: options.homepageUrl,
+            privacyPolicyUrl: options.privacyPolicyUrl,
+            logoUrl: options.logoUrl,
+          },
         });
         const data = {
           app: describeApp(created),
@@ -112,6 +132,7 @@ export function buildProgram(io: CliIo, services: () => Promise<CliServices>): C
               ]
             : ['  no client secret: public clients authenticate with PKCE']),
           ...created.redirect_uris.map((uri) => `  redirect_uri:  ${uri}`),
+          ...publisherLines(created),
         ]);
       },
     );
@@ -258,15 +279,7 @@ function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
-function describeApp(app: {
-  id: string;
-  client_id: string;
-  name: string;
-  client_type: string;
-  owner_email: string;
-  redirect_uris: string[];
-  created_at: number;
-}) {
+function describeApp(app: AppWithRedirectUris) {
   return {
     id: app.id,
     client_id: app.client_id,
@@ -274,8 +287,23 @@ function describeApp(app: {
     client_type: app.client_type,
     owner_email: app.owner_email,
     redirect_uris: app.redirect_uris,
+    developer_name: app.developer_name,
+    homepage_url: app.homepage_url,
+    privacy_policy_url: app.privacy_policy_url,
+    logo_url: app.logo_url,
     created_at: app.created_at,
   };
+}
+
+function publisherLines(app: AppWithRedirectUris): string[] {
+  return (
+    [
+      ['developer_name', app.developer_name],
+      ['homepage_url', app.homepage_url],
+      ['privacy_policy_url', app.privacy_policy_url],
+      ['logo_url', app.logo_url],
+    ] as const
+  ).flatMap(([label, value]) => (value ? [`  ${`${label}:`.padEnd(20)}${value}`] : []));
 }
 
 /**

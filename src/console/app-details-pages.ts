@@ -2,8 +2,10 @@ import type { Response } from 'express';
 import { allowsGrant } from '../accounts/grant-types.js';
 import { MAX_REDIRECT_URIS } from '../accounts/redirect-uris.js';
 import type { AppRow, AuditEventRow } from '../db/rows.js';
+import type { FieldProblem } from '../errors.js';
 import type { GrantChoice } from '../oauth/grants/registry.js';
 import { appTabs, grantChoices, type AppTab } from './app-tabs.js';
+import type { FirstCall } from './first-call.js';
 import { problemContext, renderConsolePage, type FormProblem, type Viewer } from './pages.js';
 import { CONSOLE_PATHS, appPaths } from './paths.js';
 
@@ -12,7 +14,21 @@ export interface OverviewValues {
   name: string;
   description: string;
   grantTypes: readonly string[];
+  developerName: string;
+  homepageUrl: string;
+  privacyPolicyUrl: string;
+  logoUrl: string;
 }
+
+/** The input each field of the Overview form is typed into, for the error summary's links. */
+const OVERVIEW_INPUTS: Record<string, string> = {
+  name: 'app-name',
+  description: 'app-description',
+  developer_name: 'developer-name',
+  homepage_url: 'homepage-url',
+  privacy_policy_url: 'privacy-policy-url',
+  logo_url: 'logo-url',
+};
 
 /** A refused redirect URL edit: which form (a position, or 'new') and what was typed. */
 export interface RedirectUrlAttempt {
@@ -35,6 +51,7 @@ const EVENT_WORDS: Record<string, string> = {
   'sign_in.rate_limited': 'Sign-in attempts were rate limited',
   'app.registered': 'App registered',
   'app.redirect_uris_changed': 'Redirect URLs changed',
+  'app.details_changed': 'App details changed',
   'app.secret_rotated': 'Client secret rotated',
   'app.secret_revealed': 'Client secret revealed on the console',
   'app.deleted': 'App deleted',
@@ -46,6 +63,7 @@ const SHOWN_DETAILS: Record<string, string> = {
   scope: 'Scope',
   reason: 'Reason',
   redirect_uris: 'Redirect URLs',
+  fields: 'Changed',
 };
 
 const ACTIVITY_LIMIT = 50;
@@ -60,18 +78,31 @@ export class AppDetailsPages {
   overview(
     res: Response,
     viewer: Viewer,
-    page: { app: AppRow; values?: OverviewValues; problem?: FormProblem },
+    page: {
+      app: AppRow;
+      firstCall: FirstCall;
+      values?: OverviewValues;
+      problems?: readonly FieldProblem[];
+    },
   ): void {
-    const { app } = page;
+    const { app, firstCall } = page;
     const allowed = this.grants.filter((grant) => allowsGrant(app, grant.name));
     const values = page.values ?? {
       name: app.name,
       description: app.description ?? '',
       grantTypes: allowed.map((grant) => grant.name),
+      developerName: app.developer_name ?? '',
+      homepageUrl: app.homepage_url ?? '',
+      privacyPolicyUrl: app.privacy_policy_url ?? '',
+      logoUrl: app.logo_url ?? '',
     };
+    const problems = page.problems ?? [];
+    const choices = grantChoices(this.grants, values.grantTypes);
+    const inputOf = (field: string) => OVERVIEW_INPUTS[field] ?? choices[0]?.input_id ?? '';
+    const invalid = (field: string) => problems.some((problem) => problem.field === field);
     this.render(
       res,
-      page.problem ? 400 : 200,
+      problems.length ? 400 : 200,
       'console-app-overview.njk',
       viewer,
       app,
@@ -86,8 +117,23 @@ export class AppDetailsPages {
         delete_href: appPaths(app.client_id).delete,
         name: values.name,
         description: values.description,
-        grant_choices: grantChoices(this.grants, values.grantTypes),
-        ...problemContext(page.problem),
+        developer_name: values.developerName,
+        homepage_url: values.homepageUrl,
+        privacy_policy_url: values.privacyPolicyUrl,
+        logo_url: values.logoUrl,
+        grant_choices: choices,
+        problems: problems.map((problem) => ({
+          message: problem.message,
+          href: `#${inputOf(problem.field)}`,
+        })),
+        invalid: Object.fromEntries(
+          [...Object.keys(OVERVIEW_INPUTS), 'grant_types'].map((field) => [field, invalid(field)]),
+        ),
+        // The shared description and grant partials mark the first refused field they know.
+        ...problemContext(
+          problems[0] && { message: problems[0].message, field: problems[0].field },
+        ),
+        first_call: firstCallContext(firstCall, app),
       },
     );
   }
@@ -166,6 +212,39 @@ export class AppDetailsPages {
       ...context,
     });
   }
+}
+
+/** The Overview's "first call" section: addresses, employers and ready requests. */
+function firstCallContext(firstCall: FirstCall, app: AppRow) {
+  const { endpoints } = firstCall;
+  return {
+    endpoints: [
+      ['issuer', 'Issuer', endpoints.issuer],
+      ['discovery', 'Discovery document', endpoints.discovery],
+      ['authorize', 'Authorization endpoint', endpoints.authorize],
+      ['token', 'Token endpoint', endpoints.token],
+      ['userinfo', 'Userinfo', endpoints.userinfo],
+      ['appinfo', 'Appinfo', endpoints.appinfo],
+      ['graphql', 'GraphQL API', endpoints.graphql],
+    ].map(([id, label, url]) => ({ id: `endpoint-${id}`, label, url })),
+    client_id: app.client_id,
+    confidential: app.client_type === 'confidential',
+    credentials_href: appPaths(app.client_id).credentials,
+    redirect_urls_href: appPaths(app.client_id).redirectUrls,
+    employers_href: CONSOLE_PATHS.employers.list,
+    employers: firstCall.employers,
+    client_credentials: firstCall.clientCredentials,
+    allows_code_flow: allowsGrant(app, 'authorization_code'),
+    code_flow: firstCall.codeFlow.map((flow, index) => ({
+      ...flow,
+      number: index + 1,
+      authorize_id: `authorize-url-${index + 1}`,
+      verifier_id: `code-verifier-${index + 1}`,
+      challenge_id: `code-challenge-${index + 1}`,
+      exchange_id: `code-exchange-${index + 1}`,
+    })),
+    graphql: firstCall.graphql,
+  };
 }
 
 /** The whitelisted details of an event as `Grant: client_credentials` lines. */

@@ -1,8 +1,15 @@
 import { Router, type Request, type Response } from 'express';
-import { NotFoundError, ValidationError } from '../errors.js';
-import { AppDetailsPages, type RedirectUrlAttempt } from './app-details-pages.js';
+import type { AppRow } from '../db/rows.js';
+import { InvalidFields, NotFoundError, ValidationError } from '../errors.js';
+import { partnerEndpoints } from '../oauth/discovery/partner-endpoints.js';
+import {
+  AppDetailsPages,
+  type OverviewValues,
+  type RedirectUrlAttempt,
+} from './app-details-pages.js';
 import type { ConsoleGuards, SignedIn } from './console-guards.js';
 import type { ConsoleDependencies } from './dependencies.js';
+import { firstCall } from './first-call.js';
 import { clientIp, field, sentence } from './forms.js';
 import { CONSOLE_PATHS, appPaths } from './paths.js';
 
@@ -26,7 +33,20 @@ export function appDetailsRouter(deps: ConsoleDependencies, guards: ConsoleGuard
   const { form } = guards;
   const { apps } = deps;
   const pages = new AppDetailsPages(deps.grantChoices);
+  const endpoints = partnerEndpoints(
+    deps.config,
+    deps.grantChoices.map((grant) => grant.name),
+  );
   const router = Router();
+
+  /** The Overview's ready requests: this app's redirect URLs and the owner's employers. */
+  async function firstCallOf(current: SignedIn, app: AppRow) {
+    const [redirectUris, employers] = await Promise.all([
+      apps.redirectUrisOf(app),
+      deps.accounts.membershipsOf(current.session.userId),
+    ]);
+    return firstCall({ app, redirectUris, employers, endpoints });
+  }
 
   /** The signed-in owner and their app, or undefined once an answer has been sent. */
   async function ownerView(req: Request, res: Response) {
@@ -45,27 +65,41 @@ export function appDetailsRouter(deps: ConsoleDependencies, guards: ConsoleGuard
 
   router.get(CONSOLE_PATHS.app.overview, async (req, res) => {
     const owned = await ownerView(req, res);
-    if (owned) pages.overview(res, owned.current.viewer, { app: owned.app });
+    if (!owned) return;
+    const { current, app } = owned;
+    pages.overview(res, current.viewer, { app, firstCall: await firstCallOf(current, app) });
   });
 
   router.post(CONSOLE_PATHS.app.editOverview, form, async (req, res) => {
     const owned = await ownerForm(req, res);
     if (!owned) return;
-    const values = {
+    const { current, app } = owned;
+    const values: OverviewValues = {
       name: field(req, 'name'),
       description: field(req, 'description'),
       grantTypes: chosenGrantTypes(req) ?? [],
+      developerName: field(req, 'developer_name'),
+      homepageUrl: field(req, 'homepage_url'),
+      privacyPolicyUrl: field(req, 'privacy_policy_url'),
+      logoUrl: field(req, 'logo_url'),
     };
     try {
-      await apps.updateDetails(owned.current.session.userId, owned.app.client_id, values);
-      res.redirect(303, appPaths(owned.app.client_id).overview);
+      await apps.updateDetails(current.session.userId, app.client_id, values, {
+        ip: clientIp(req),
+      });
+      res.redirect(303, appPaths(app.client_id).overview);
     } catch (error) {
-      if (error instanceof NotFoundError) return guards.notFound(res, owned.current.viewer);
+      if (error instanceof NotFoundError) return guards.notFound(res, current.viewer);
       if (!(error instanceof ValidationError)) throw error;
-      pages.overview(res, owned.current.viewer, {
-        app: owned.app,
+      const problems =
+        error instanceof InvalidFields
+          ? error.problems
+          : [{ field: error.field ?? 'name', message: error.message }];
+      pages.overview(res, current.viewer, {
+        app,
         values,
-        problem: { message: sentence(error.message), field: error.field ?? 'name' },
+        problems: problems.map((problem) => ({ ...problem, message: sentence(problem.message) })),
+        firstCall: await firstCallOf(current, app),
       });
     }
   });

@@ -61,6 +61,12 @@ export interface AppRow {
   description: string | null;
   /** Space-separated grants the token endpoint accepts from this app. */
   grant_types: string;
+  /** Who publishes the app, as the consent page names it; null: the owner's name is shown. */
+  developer_name: string | null;
+  /** https addresses the consent page links to (the logo is shown); null when not given. */
+  homepage_url: string | null;
+  privacy_policy_url: string | null;
+  logo_url: string | null;
   created_at: EpochMs;
   updated_at: EpochMs;
 }

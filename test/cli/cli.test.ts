@@ -119,6 +119,35 @@ describeEachDialect('admin CLI', (database) => {
     assert.equal(listed[0].owner_email, 'Ada@Example.com');
   });
 
+  it('registers an app with the publisher details the consent page shows', async () => {
+    const created = await run(
+      'app',
+      'create',
+      '--owner',
+      'ada@example.com',
+      '--name',
+      'Published',
+      '--redirect-uri',
+      'https://app.example.com/callback',
+      '--developer-name',
+      'Ada Labs',
+      '--homepage-url',
+      'https://ada.example/',
+      '--privacy-policy-url',
+      'https://ada.example/privacy',
+      '--logo-url',
+      'https://ada.example/logo.png',
+    );
+    assert.equal(created.code, 0, created.stderr);
+    assert.match(created.stdout, /developer_name: +Ada Labs/);
+    assert.match(created.stdout, /logo_url: +https:\/\/ada\.example\/logo\.png/);
+    const stored = await database().db('apps').where({ name: 'Published' }).first();
+    assert.equal(stored.developer_name, 'Ada Labs');
+    assert.equal(stored.homepage_url, 'https://ada.example/');
+    assert.equal(stored.privacy_policy_url, 'https://ada.example/privacy');
+    assert.equal(stored.logo_url, 'https://ada.example/logo.png');
+  });
+
   it('adds a member to an employer', async () => {
     assert.equal(
       (await run('user', 'create', '--email', 'bo@example.com', '--password', 'password-2')).code,
@@ -223,6 +252,22 @@ describeEachDialect('admin CLI', (database) => {
         'http://app.example.com/cb',
       ],
       /must use https/,
+    ],
+    [
+      'a publisher URL that is not https',
+      [
+        'app',
+        'create',
+        '--owner',
+        'ada@example.com',
+        '--name',
+        'Plain',
+        '--redirect-uri',
+        'https://app.example.com/cb',
+        '--logo-url',
+        'http://cdn.example.com/logo.png',
+      ],
+      /logo URL must start with https:\/\//,
     ],
     [
       'an unknown owner',

@@ -65,6 +65,7 @@ describeEachDialect(
         '0012_recordings',
         '0013_room_connections',
         '0014_email_verification',
+        '0015_app_publisher',
       ]);
       assert.deepEqual(await existingTables(db), TABLES);
       assert.deepEqual(await pendingMigrations(db), []);
@@ -72,6 +73,7 @@ describeEachDialect(
 
       const reverted = await rollbackAll(db);
       assert.deepEqual(reverted, [
+        '0015_app_publisher',
         '0014_email_verification',
         '0013_room_connections',
         '0012_recordings',

@@ -783,7 +783,8 @@ describeEachDialect('GET /oauth/v2/authorize', (database) => {
       );
       assert.ok(isEmployerPage(page), page.body);
       for (const [index, name] of ['Acme Hiring', 'Zeta Staffing'].entries()) {
-        assert.match(page.body, new RegExp(`<label for="employer-${index + 1}">${name}</label>`));
+        // The name first; the id and the user's role follow under it.
+        assert.match(page.body, new RegExp(`<label for="employer-${index + 1}">${name}<br>`));
       }
       assert.match(page.body, /<label for="employer-none">Continue without an employer<\/label>/);
       assert.match(page.body, />Continue<\/button>/);

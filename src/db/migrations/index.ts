@@ -13,6 +13,7 @@ import * as changeEpochs from './0011_change_epochs.js';
 import * as recordings from './0012_recordings.js';
 import * as roomConnections from './0013_room_connections.js';
 import * as emailVerification from './0014_email_verification.js';
+import * as appPublisher from './0015_app_publisher.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -39,6 +40,7 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migration]> =
   ['0012_recordings', recordings],
   ['0013_room_connections', roomConnections],
   ['0014_email_verification', emailVerification],
+  ['0015_app_publisher', appPublisher],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,5 +1,6 @@
 import { Router, type Response } from 'express';
 import { insufficientScope, requireBearer } from '../bearer-middleware.js';
+import { APPINFO_PATH } from '../discovery/partner-endpoints.js';
 import type { AccessTokenVerifier } from '../tokens/access-token-verifier.js';
 import type { AccountInfoResult, AccountInfoService } from './account-info-service.js';
 
@@ -13,7 +14,7 @@ export function accountInfoRouter(
   router.get('/v2/api/userinfo', bearer, async (_req, res) => {
     reply(res, await service.userinfo(res.locals.principal!));
   });
-  router.get('/v2/api/appinfo', bearer, async (_req, res) => {
+  router.get(APPINFO_PATH, bearer, async (_req, res) => {
     reply(res, await service.appinfo(res.locals.principal!));
   });
   return router;

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { validateEmployerId } from '../../../generated/validators.cjs';
-import type { AccountStore } from '../../accounts/account-store.js';
+import type { AccountStore, EmployerMembership } from '../../accounts/account-store.js';
 import type { AppStore } from '../../accounts/app-store.js';
 import type { AuditLog } from '../../audit/audit-log.js';
 import type { Clock } from '../../clock.js';
-import type { EmployerRow } from '../../db/rows.js';
 import type { BrowserSession } from '../../sessions/sessions.js';
 import type { AuthorizationCodes } from '../authorization-codes.js';
 import { hasScope } from '../scopes.js';
@@ -18,7 +17,7 @@ import type { ConsentStore } from './consent-store.js';
 /** What a signed-in user sees next for a valid authorization request. */
 export type NextStep =
   | { step: 'consent' }
-  | { step: 'select-employer'; employers: EmployerRow[] }
+  | { step: 'select-employer'; employers: EmployerMembership[] }
   | { step: 'issue-code' };
 
 /** The employer a user picked on the selection page: one of theirs, or none. */
@@ -127,7 +126,8 @@ export class AuthorizationFlow {
     });
   }
 
-  async employersOf(userId: string): Promise<EmployerRow[]> {
-    return (await this.deps.accounts.listEmployersOfUser(userId)).map(({ employer }) => employer);
+  /** The employers the user belongs to, each with the user's role, ordered by name. */
+  employersOf(userId: string): Promise<EmployerMembership[]> {
+    return this.deps.accounts.listEmployersOfUser(userId);
   }
 }

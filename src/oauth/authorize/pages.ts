@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import type { EmployerRow } from '../../db/rows.js';
+import type { EmployerMembership } from '../../accounts/account-store.js';
 import { CSRF_FIELD } from '../../sessions/csrf.js';
 import type { AuthorizationRequest } from './authorization-request.js';
 import { CONSENT_PATH, EMPLOYER_PATH, SIGN_IN_PATH, SIGN_OUT_PATH } from './redirects.js';
@@ -33,24 +33,37 @@ export class AuthorizePages {
     });
   }
 
-  consent(res: Response, page: FormContext & { userEmail: string }): void {
+  /**
+   * Says who is asking: the publisher details the owner gave, and when there is no developer
+   * name, who registered the app (`registeredBy`, the owner's name or email).
+   */
+  consent(res: Response, page: FormContext & { userEmail: string; registeredBy: string }): void {
+    const { app } = page.request;
+    if (app.logo_url) allowImagesFrom(res, app.logo_url);
     this.renderForm(res, page, 200, 'consent.njk', {
       ...this.form(page, CONSENT_PATH),
       sign_out_action: SIGN_OUT_PATH,
       user_email: page.userEmail,
       permissions: describeScopes(page.request.scopes),
+      developer_name: app.developer_name,
+      registered_by: page.registeredBy,
+      homepage_url: app.homepage_url,
+      privacy_policy_url: app.privacy_policy_url,
+      logo_url: app.logo_url,
     });
   }
 
+  /** Each choice shows the employer's id and the user's role, so same-named ones differ. */
   selectEmployer(
     res: Response,
-    page: FormContext & { employers: EmployerRow[]; status?: number; error?: string },
+    page: FormContext & { employers: EmployerMembership[]; status?: number; error?: string },
   ): void {
     this.renderForm(res, page, page.status ?? 200, 'select-employer.njk', {
       ...this.form(page, EMPLOYER_PATH),
-      employers: page.employers.map((employer, index) => ({
+      employers: page.employers.map(({ employer, role }, index) => ({
         id: employer.id,
         name: employer.name,
+        role,
         input_id: `employer-${index + 1}`,
       })),
       error: page.error ?? null,
@@ -94,6 +107,24 @@ export class AuthorizePages {
     const html = pageTemplates.render(template, context);
     res.status(status).type('html').send(html);
   }
+}
+
+/**
+ * Helmet's policy allows images from 'self' and data: only; the consent page also shows the
+ * app's logo, so that image's origin, and only it, is added for that page.
+ */
+function allowImagesFrom(res: Response, imageUrl: string): void {
+  const policy = res.getHeader('Content-Security-Policy');
+  const origin = URL.canParse(imageUrl) ? new URL(imageUrl).origin : undefined;
+  if (typeof policy !== 'string' || !origin || !/^https?:\/\/[A-Za-z0-9.:[\]-]+$/.test(origin)) {
+    return;
+  }
+  res.setHeader(
+    'Content-Security-Policy',
+    /img-src [^;]*/.test(policy)
+      ? policy.replace(/img-src [^;]*/, (directive) => `${directive} ${origin}`)
+      : `${policy};img-src 'self' data: ${origin}`,
+  );
 }
 
 /**

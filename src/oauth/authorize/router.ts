@@ -71,8 +71,12 @@ export function authorizeRouter(deps: AuthorizeDependencies): Router {
     const next = await flow.nextStep(request, session);
     const csrfToken = csrf.forSession(session);
     if (next.step === 'consent') {
-      const user = await deps.accounts.findUser(session.userId);
-      pages.consent(res, { request, csrfToken, userEmail: user?.email ?? '' });
+      const [user, owner] = await Promise.all([
+        deps.accounts.findUser(session.userId),
+        deps.accounts.findUser(request.app.owner_user_id),
+      ]);
+      const registeredBy = owner?.name || owner?.email || 'an unknown developer';
+      pages.consent(res, { request, csrfToken, userEmail: user?.email ?? '', registeredBy });
     } else if (next.step === 'select-employer') {
       pages.selectEmployer(res, { request, csrfToken, employers: next.employers });
     } else {

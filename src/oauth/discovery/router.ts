@@ -1,6 +1,7 @@
 import { Router, type Request, type Response } from 'express';
 import type { Config } from '../../config.js';
 import type { SigningKeys } from '../signing-keys/signing-keys.js';
+import { DISCOVERY_PATH } from './partner-endpoints.js';
 import { protectedResourceMetadata } from './resource-metadata.js';
 import { serverMetadata } from './server-metadata.js';
 
@@ -18,7 +19,7 @@ export function discoveryRouter(
   const sendMetadata = (_req: Request, res: Response) => {
     res.set('Cache-Control', 'public, max-age=300').json(metadata);
   };
-  router.get('/.well-known/openid-configuration', sendMetadata);
+  router.get(DISCOVERY_PATH, sendMetadata);
   router.get('/.well-known/oauth-authorization-server', sendMetadata);
   router.get('/.well-known/keys', async (_req, res) => {
     // Short: a rotated key must reach clients well within its activation delay (see
