@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { AuditLog } from '../audit/audit-log.js';
+import type { AuditEventType, AuditLog } from '../audit/audit-log.js';
 import { validateClientId } from '../../generated/validators.cjs';
 import type { Clock } from '../clock.js';
 import type { AppRow, AuditEventRow } from '../db/rows.js';
@@ -32,6 +32,13 @@ export interface AppDetailsInput extends AppPublisherInput {
   name: string;
   description?: string | null;
   grantTypes: readonly string[];
+}
+
+/** A redirect URI edit: the list it leaves, and how the audit trail records it. */
+interface RedirectUriChange {
+  next: string[];
+  type: AuditEventType;
+  details: Record<string, unknown>;
 }
 
 const MAX_APP_NAME_LENGTH = 200;
@@ -101,7 +108,13 @@ export class AppService {
           type: 'app.registered',
           actorUserId: owner.id,
           appId: app.id,
-          details: { client_id: app.client_id, name, client_type: clientType },
+          details: {
+            client_id: app.client_id,
+            name,
+            client_type: clientType,
+            grant_types: grantTypes.split(' '),
+            redirect_uris: redirectUris,
+          },
         },
         trx,
       );
@@ -217,7 +230,7 @@ export class AppService {
   /**
    * Changes what the owner edits on the Overview: name, description, allowed grants and the
    * publisher details. Every refused field is reported at once (InvalidFields) and nothing is
-   * written; the change and its audit entry (the names of the fields that changed) commit
+   * written; the change and its audit entry (which fields changed, from what to what) commit
    * together, on the app's row locked first so concurrent edits take turns.
    */
   async updateDetails(
@@ -237,6 +250,7 @@ export class AppService {
     if (problems.length) throw new InvalidFields(problems);
     const now = this.clock.now();
     const updated = await this.apps.inTransaction(async (store, trx) => {
+      // Touching first locks the row, so the "from" values read next are the ones replaced.
       if (!(await store.touchOwnedApp(app.id, ownerUserId, now))) return undefined;
       const current = await store.findByClientId(app.client_id);
       if (!current) return undefined;
@@ -247,18 +261,16 @@ export class AppService {
         // Over the row as it is now: a field left out keeps the latest value, not a stale one.
         ...checkAppPublisher(input, current),
       };
-      await store.updateDetails(app.id, ownerUserId, details, now);
-      const changed = Object.entries(details)
-        .filter(([field, value]) => (current[field as keyof AppRow] ?? null) !== value)
-        .map(([field]) => field);
-      if (changed.length) {
+      if (!(await store.updateDetails(app.id, ownerUserId, details, now))) return undefined;
+      const changes = detailChanges(current, details);
+      if (changes) {
         await this.audit.record(
           {
-            type: 'app.details_changed',
+            type: 'app.updated',
             actorUserId: ownerUserId,
             appId: app.id,
             ip: context.ip ?? null,
-            details: { fields: changed },
+            details: changes,
           },
           trx,
         );
@@ -271,7 +283,11 @@ export class AppService {
 
   /** Adds a redirect URI at the end of the app's list. */
   addRedirectUri(ownerUserId: string, clientId: string, uri: string): Promise<string[]> {
-    return this.changeRedirectUris(ownerUserId, clientId, (current) => [...current, uri]);
+    return this.changeRedirectUris(ownerUserId, clientId, (current) => ({
+      next: [...current, uri],
+      type: 'app.redirect_uri_added',
+      details: { redirect_uri: uri, position: current.length + 1 },
+    }));
   }
 
   /** Replaces the redirect URI at `position` (1 for the first) with another. */
@@ -282,15 +298,33 @@ export class AppService {
     uri: string,
   ): Promise<string[]> {
     return this.changeRedirectUris(ownerUserId, clientId, (current) => {
-      requirePosition(current, position);
-      return current.map((existing, index) => (index === position - 1 ? uri : existing));
+      const replaced = uriAt(current, position);
+      return {
+        next: current.map((existing, index) => (index === position - 1 ? uri : existing)),
+        type: 'app.redirect_uri_changed',
+        details: { redirect_uri: { from: replaced, to: uri }, position },
+      };
     });
   }
 
-  /** Removes the redirect URI at `position` (1 for the first). */
-  removeRedirectUri(ownerUserId: string, clientId: string, position: number): Promise<string[]> {
+  /**
+   * Removes the redirect URI at `position` (1 for the first). With `expected`, refuses when
+   * another URI is there by now (the list changed since the owner chose which one to remove).
+   */
+  removeRedirectUri(
+    ownerUserId: string,
+    clientId: string,
+    position: number,
+    expected?: string,
+  ): Promise<string[]> {
     return this.changeRedirectUris(ownerUserId, clientId, (current, app) => {
-      requirePosition(current, position);
+      const removed = uriAt(current, position);
+      if (expected !== undefined && removed !== expected) {
+        throw new ValidationError(
+          'the redirect URLs changed since this page was opened; nothing was removed, check the list and try again',
+          'redirect_uris',
+        );
+      }
       const remaining = current.filter((_, index) => index !== position - 1);
       if (!remaining.length && allowsGrant(app, 'authorization_code')) {
         throw new ValidationError(
@@ -298,7 +332,11 @@ export class AppService {
           'redirect_uris',
         );
       }
-      return remaining;
+      return {
+        next: remaining,
+        type: 'app.redirect_uri_removed',
+        details: { redirect_uri: removed, position },
+      };
     });
   }
 
@@ -332,25 +370,27 @@ export class AppService {
 
   /**
    * Reads, changes and validates an app's redirect URIs in one transaction that holds the app's
-   * row, so two edits never interleave and a refused change writes nothing.
+   * row, so two edits never interleave and a refused change writes nothing; the change is
+   * audited as `change` describes it.
    */
   private async changeRedirectUris(
     ownerUserId: string,
     clientId: string,
-    change: (current: string[], app: AppRow) => string[],
+    change: (current: string[], app: AppRow) => RedirectUriChange,
   ): Promise<string[]> {
     const app = await this.ownedApp(ownerUserId, clientId);
     const now = this.clock.now();
     return this.apps.inTransaction(async (store, trx) => {
       if (!(await store.touchOwnedApp(app.id, ownerUserId, now))) throw noSuchApp(clientId);
-      const next = validateRedirectUris(change(await store.listRedirectUris(app.id), app));
+      const changed = change(await store.listRedirectUris(app.id), app);
+      const next = validateRedirectUris(changed.next);
       await store.replaceRedirectUris(app.id, next, now);
       await this.audit.record(
         {
-          type: 'app.redirect_uris_changed',
+          type: changed.type,
           actorUserId: ownerUserId,
           appId: app.id,
-          details: { redirect_uris: next },
+          details: changed.details,
         },
         trx,
       );
@@ -418,8 +458,64 @@ function appDescription(input: string | null | undefined): string | null {
   return description || null;
 }
 
-function requirePosition(current: string[], position: number): void {
+/** The redirect URI at `position` (1 for the first); NotFoundError when there is none. */
+function uriAt(current: string[], position: number): string {
   if (!Number.isInteger(position) || position < 1 || position > current.length) {
     throw new NotFoundError(`no redirect URI at position ${position}`, 'position');
   }
+  return current[position - 1]!;
+}
+
+type EditableDetails = Pick<
+  AppRow,
+  | 'name'
+  | 'description'
+  | 'grant_types'
+  | 'developer_name'
+  | 'homepage_url'
+  | 'privacy_policy_url'
+  | 'logo_url'
+>;
+
+/** Overview fields whose old and new values the audit trail shows (short, never secret). */
+const SHOWN_FROM_TO = [
+  'name',
+  'developer_name',
+  'homepage_url',
+  'privacy_policy_url',
+  'logo_url',
+] as const;
+
+/**
+ * What an Overview edit changed, for the audit trail: the changed fields; the name, grants and
+ * publisher details from → to (a description may be long: only that it changed). Undefined when
+ * nothing did.
+ */
+function detailChanges(
+  before: EditableDetails,
+  after: EditableDetails,
+): Record<string, unknown> | undefined {
+  const changed = (
+    [
+      'name',
+      'description',
+      'grant_types',
+      'developer_name',
+      'homepage_url',
+      'privacy_policy_url',
+      'logo_url',
+    ] as const
+  ).filter((key) => (before[key] ?? null) !== (after[key] ?? null));
+  if (!changed.length) return undefined;
+  const details: Record<string, unknown> = { changed };
+  for (const key of SHOWN_FROM_TO) {
+    if (changed.includes(key)) details[key] = { from: before[key] ?? null, to: after[key] ?? null };
+  }
+  if (changed.includes('grant_types')) {
+    details.grant_types = {
+      from: before.grant_types.split(' '),
+      to: after.grant_types.split(' '),
+    };
+  }
+  return details;
 }

@@ -18,8 +18,12 @@ export type AuditEventType =
   | 'token.revoked'
   | 'signing_key.rotated'
   | 'app.registered'
+  | 'app.updated'
+  /** Before the single-URL events below, one event carried the whole new list. */
   | 'app.redirect_uris_changed'
-  | 'app.details_changed'
+  | 'app.redirect_uri_added'
+  | 'app.redirect_uri_changed'
+  | 'app.redirect_uri_removed'
   | 'app.secret_rotated'
   | 'app.secret_revealed'
   | 'app.deleted'

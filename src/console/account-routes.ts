@@ -123,7 +123,7 @@ export function accountRouter(
     const created = await signIn.startSession(user.id, ip);
     await sessions.discard(req);
     sessions.setCookie(res, created);
-    res.redirect(303, CONSOLE_PATHS.dashboard);
+    deps.notices.redirect(res, CONSOLE_PATHS.dashboard, 'account-created');
   });
 
   router.post(CONSOLE_PATHS.signOut, form, async (req, res) => {

@@ -8,14 +8,15 @@ import { CONSOLE_PATHS, appPaths } from './paths.js';
 
 /**
  * An app's Credentials tab: the client id, a new secret shown once, revealing the secret again
- * (with the account password; wrong passwords are counted per user) and rotating it.
+ * (with the account password; wrong passwords are counted per user) and rotating it after a
+ * confirmation page (rotating breaks every running copy of the app at once).
  */
 export function appCredentialsRouter(
   deps: ConsoleDependencies,
   guards: ConsoleGuards,
   pages: ConsolePages,
 ): Router {
-  const { flash, revealLimiter } = deps;
+  const { flash, revealLimiter, notices } = deps;
   const appService = deps.apps;
   const { form } = guards;
   const router = Router();
@@ -55,7 +56,7 @@ export function appCredentialsRouter(
       );
       await revealLimiter.reset(attemptKey);
       await flash.put(current.session.idHash, app.client_id, secret);
-      res.redirect(303, appPaths(app.client_id).credentials);
+      notices.redirect(res, appPaths(app.client_id).credentials, 'secret-revealed');
     } catch (error) {
       if (error instanceof ValidationError && error.field === 'password') {
         await revealLimiter.consume(attemptKey);
@@ -66,15 +67,27 @@ export function appCredentialsRouter(
     }
   });
 
+  router.get(CONSOLE_PATHS.app.rotate, async (req, res) => {
+    const current = await guards.signedIn(req, res);
+    if (!current) return;
+    const app = await guards.ownedApp(res, current, req.params.clientId);
+    if (!app) return;
+    pages.confirmRotation(res, current.viewer, app);
+  });
+
   router.post(CONSOLE_PATHS.app.rotate, form, async (req, res) => {
     const current = await guards.signedInForm(req, res);
     if (!current) return;
+    // Only the confirmation page's form says yes; anything else is shown that page first.
+    if (field(req, 'confirm') !== 'yes') {
+      return res.redirect(303, appPaths(req.params.clientId).rotate);
+    }
     try {
       const rotated = await appService.rotateSecret(current.session.userId, req.params.clientId, {
         ip: clientIp(req),
       });
       await flash.put(current.session.idHash, rotated.app.client_id, rotated.clientSecret);
-      res.redirect(303, appPaths(rotated.app.client_id).credentials);
+      notices.redirect(res, appPaths(rotated.app.client_id).credentials, 'secret-rotated');
     } catch (error) {
       if (error instanceof NotFoundError) return guards.notFound(res, current.viewer);
       if (error instanceof ValidationError) {

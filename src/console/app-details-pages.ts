@@ -50,20 +50,32 @@ const EVENT_WORDS: Record<string, string> = {
   'sign_in.failed': 'A sign-in to authorize the app failed',
   'sign_in.rate_limited': 'Sign-in attempts were rate limited',
   'app.registered': 'App registered',
+  'app.updated': 'App details changed',
   'app.redirect_uris_changed': 'Redirect URLs changed',
-  'app.details_changed': 'App details changed',
+  'app.redirect_uri_added': 'Redirect URL added',
+  'app.redirect_uri_changed': 'Redirect URL changed',
+  'app.redirect_uri_removed': 'Redirect URL removed',
   'app.secret_rotated': 'Client secret rotated',
   'app.secret_revealed': 'Client secret revealed on the console',
   'app.deleted': 'App deleted',
 };
 
-/** The only details the Activity tab shows; none of them can hold a secret. */
+/** The only details the Activity tab shows, in this order; none of them can hold a secret. */
 const SHOWN_DETAILS: Record<string, string> = {
+  changed: 'Changed',
+  name: 'Name',
+  client_type: 'Client type',
   grant: 'Grant',
+  grant_types: 'Grant types',
   scope: 'Scope',
   reason: 'Reason',
+  redirect_uri: 'Redirect URL',
+  position: 'Position',
   redirect_uris: 'Redirect URLs',
-  fields: 'Changed',
+  developer_name: 'Developer name',
+  homepage_url: 'Homepage',
+  privacy_policy_url: 'Privacy policy',
+  logo_url: 'Logo',
 };
 
 const ACTIVITY_LIMIT = 50;
@@ -165,7 +177,7 @@ export class AppDetailsPages {
             invalid: attempt?.position === position,
             has_query: uri.includes('?'),
             action: paths.redirectUrl(position),
-            remove_action: paths.removeRedirectUrl(position),
+            remove_href: paths.removeRedirectUrl(position),
           };
         }),
         max_redirects: MAX_REDIRECT_URIS,
@@ -186,6 +198,21 @@ export class AppDetailsPages {
         what: EVENT_WORDS[event.type] ?? event.type,
         details: shownDetails(event.details),
       })),
+    });
+  }
+
+  /** Which URL removing this position takes away, with Confirm (a form) and Cancel. */
+  confirmRedirectUrlRemoval(
+    res: Response,
+    viewer: Viewer,
+    page: { app: AppRow; position: number; uri: string },
+  ): void {
+    const paths = appPaths(page.app.client_id);
+    this.render(res, 200, 'console-redirect-url-remove.njk', viewer, page.app, null, {
+      uri: page.uri,
+      label: `Redirect URL ${page.position}`,
+      action: paths.removeRedirectUrl(page.position),
+      cancel_href: paths.redirectUrls,
     });
   }
 
@@ -259,10 +286,26 @@ function shownDetails(json: string | null): string[] {
   if (!parsed || typeof parsed !== 'object') return [];
   const details = parsed as Record<string, unknown>;
   return Object.entries(SHOWN_DETAILS).flatMap(([key, label]) => {
-    const value = details[key];
-    const text = Array.isArray(value) ? value.join(', ') : value;
-    return typeof text === 'string' && text ? [`${label}: ${text}`] : [];
+    const text = detailText(key, details[key]);
+    return text ? [`${label}: ${text}`] : [];
   });
+}
+
+/** A detail as text: lists joined, `{from, to}` as `from → to`; empty for anything else. */
+function detailText(key: string, value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number') return String(value);
+  if (Array.isArray(value)) {
+    const items = value.filter((item): item is string => typeof item === 'string');
+    // Changed field names read as words: grant_types → grant types.
+    return (key === 'changed' ? items.map((item) => item.replaceAll('_', ' ')) : items).join(', ');
+  }
+  if (value && typeof value === 'object' && 'from' in value && 'to' in value) {
+    const from = detailText(key, value.from) || '(none)';
+    const to = detailText(key, value.to) || '(none)';
+    return `${from} → ${to}`;
+  }
+  return '';
 }
 
 function isoMinute(epochMs: number): string {

@@ -11,6 +11,7 @@ import type { ConsoleGuards, SignedIn } from './console-guards.js';
 import type { ConsoleDependencies } from './dependencies.js';
 import { firstCall } from './first-call.js';
 import { clientIp, field, sentence } from './forms.js';
+import type { Notice } from './notices.js';
 import { CONSOLE_PATHS, appPaths } from './paths.js';
 
 /**
@@ -31,7 +32,7 @@ export function chosenGrantTypes(req: Request): string[] | undefined {
  */
 export function appDetailsRouter(deps: ConsoleDependencies, guards: ConsoleGuards): Router {
   const { form } = guards;
-  const { apps } = deps;
+  const { apps, notices } = deps;
   const pages = new AppDetailsPages(deps.grantChoices);
   const endpoints = partnerEndpoints(
     deps.config,
@@ -87,7 +88,7 @@ export function appDetailsRouter(deps: ConsoleDependencies, guards: ConsoleGuard
       await apps.updateDetails(current.session.userId, app.client_id, values, {
         ip: clientIp(req),
       });
-      res.redirect(303, appPaths(app.client_id).overview);
+      notices.redirect(res, appPaths(app.client_id).overview, 'app-updated');
     } catch (error) {
       if (error instanceof NotFoundError) return guards.notFound(res, current.viewer);
       if (!(error instanceof ValidationError)) throw error;
@@ -116,6 +117,7 @@ export function appDetailsRouter(deps: ConsoleDependencies, guards: ConsoleGuard
     req: Request,
     res: Response,
     position: number | 'new',
+    done: Notice,
     change: (current: SignedIn, clientId: string, uri: string) => Promise<unknown>,
   ): Promise<void> {
     const owned = await ownerForm(req, res);
@@ -124,7 +126,7 @@ export function appDetailsRouter(deps: ConsoleDependencies, guards: ConsoleGuard
     const value = field(req, 'redirect_uri').trim();
     try {
       await change(current, app.client_id, value);
-      res.redirect(303, appPaths(app.client_id).redirectUrls);
+      notices.redirect(res, appPaths(app.client_id).redirectUrls, done);
     } catch (error) {
       if (error instanceof NotFoundError) return guards.notFound(res, current.viewer);
       if (!(error instanceof ValidationError)) throw error;
@@ -139,7 +141,7 @@ export function appDetailsRouter(deps: ConsoleDependencies, guards: ConsoleGuard
   }
 
   router.post(CONSOLE_PATHS.app.redirectUrls, form, (req, res) =>
-    changeRedirectUrls(req, res, 'new', (current, clientId, uri) => {
+    changeRedirectUrls(req, res, 'new', 'redirect-url-added', (current, clientId, uri) => {
       if (!uri) throw new ValidationError('enter a redirect URL to add', 'redirect_uris');
       return apps.addRedirectUri(current.session.userId, clientId, uri);
     }),
@@ -147,18 +149,42 @@ export function appDetailsRouter(deps: ConsoleDependencies, guards: ConsoleGuard
 
   router.post(CONSOLE_PATHS.app.redirectUrl, form, (req, res) => {
     const position = positionOf(req);
-    return changeRedirectUrls(req, res, position, (current, clientId, uri) => {
-      if (!uri) {
-        throw new ValidationError('enter the redirect URL, or remove it instead', 'redirect_uris');
-      }
-      return apps.replaceRedirectUri(current.session.userId, clientId, position, uri);
-    });
+    return changeRedirectUrls(
+      req,
+      res,
+      position,
+      'redirect-url-changed',
+      (current, clientId, uri) => {
+        if (!uri) {
+          throw new ValidationError(
+            'enter the redirect URL, or remove it instead',
+            'redirect_uris',
+          );
+        }
+        return apps.replaceRedirectUri(current.session.userId, clientId, position, uri);
+      },
+    );
+  });
+
+  router.get(CONSOLE_PATHS.app.removeRedirectUrl, async (req, res) => {
+    const owned = await ownerView(req, res);
+    if (!owned) return;
+    const position = positionOf(req);
+    const uri = (await apps.redirectUrisOf(owned.app))[position - 1];
+    if (uri === undefined) return guards.notFound(res, owned.current.viewer);
+    pages.confirmRedirectUrlRemoval(res, owned.current.viewer, { app: owned.app, position, uri });
   });
 
   router.post(CONSOLE_PATHS.app.removeRedirectUrl, form, (req, res) => {
     const position = positionOf(req);
-    return changeRedirectUrls(req, res, position, (current, clientId) =>
-      apps.removeRedirectUri(current.session.userId, clientId, position),
+    // Only the confirmation page's form says yes; anything else is shown that page first.
+    if (field(req, 'confirm') !== 'yes') {
+      return res.redirect(303, appPaths(clientIdOf(req)).removeRedirectUrl(position));
+    }
+    // The URL the confirmation showed: if another is at that position by now, nothing goes.
+    const shown = field(req, 'redirect_uri') || undefined;
+    return changeRedirectUrls(req, res, position, 'redirect-url-removed', (current, clientId) =>
+      apps.removeRedirectUri(current.session.userId, clientId, position, shown),
     );
   });
 
@@ -186,7 +212,7 @@ export function appDetailsRouter(deps: ConsoleDependencies, guards: ConsoleGuard
       throw error;
     }
     deps.forgetVerifiedTokens();
-    res.redirect(303, CONSOLE_PATHS.dashboard);
+    notices.redirect(res, CONSOLE_PATHS.dashboard, 'app-deleted');
   });
 
   return router;

@@ -19,7 +19,7 @@ export function appRegistrationRouter(
   guards: ConsoleGuards,
   pages: ConsolePages,
 ): Router {
-  const { flash } = deps;
+  const { flash, notices } = deps;
   const accountService = deps.accounts;
   const appService = deps.apps;
   const { form } = guards;
@@ -81,7 +81,7 @@ export function appRegistrationRouter(
       if (created.clientSecret) {
         await flash.put(current.session.idHash, created.app.client_id, created.clientSecret);
       }
-      res.redirect(303, appPaths(created.app.client_id).credentials);
+      notices.redirect(res, appPaths(created.app.client_id).credentials, 'app-registered');
     } catch (error) {
       if (error instanceof ValidationError) {
         return again(sentence(error.message), error.field ?? 'name');

@@ -3,8 +3,9 @@ import type { AccountEmails } from '../account-emails/compose.js';
 import type { Accounts } from '../accounts/compose.js';
 import type { MailCapability } from '../mail/compose.js';
 import type { OAuth } from '../oauth/compose.js';
-import type { Sessions } from '../sessions/compose.js';
+import { isHttps, type Sessions } from '../sessions/compose.js';
 import { createRateLimiter, type SharedDependencies } from '../shared-dependencies.js';
+import { ConsoleNotices } from './notices.js';
 import { consoleRouter } from './router.js';
 import { SecretFlash } from './secret-flash.js';
 import { SecretRevealStore } from './secret-reveal-store.js';
@@ -38,6 +39,7 @@ export function composeConsole(
       shared.boxes.secretReveals,
       shared.clock,
     ),
+    notices: new ConsoleNotices({ secure: isHttps(config.authUrl) }),
     revealLimiter: createRateLimiter(shared, 'secret-reveal', config.rateLimits.signIn),
     signUpLimiter: createRateLimiter(shared, 'console-sign-up', config.rateLimits.signIn),
     verification: accountEmails.verification,

@@ -10,6 +10,7 @@ import type { RateLimiter } from '../security/rate-limiter.js';
 import type { CsrfTokens } from '../sessions/csrf.js';
 import type { BrowserSessions } from '../sessions/sessions.js';
 import type { SignIn } from '../sessions/sign-in.js';
+import type { ConsoleNotices } from './notices.js';
 import type { SecretFlash } from './secret-flash.js';
 
 /** What the console is given by its compose module: finished services, never the database. */
@@ -24,6 +25,8 @@ export interface ConsoleDependencies {
   signIn: SignIn;
   /** Carries a new client secret from the POST that made it to its one display. */
   flash: SecretFlash;
+  /** The one-time success message on the page a change redirects to. */
+  notices: ConsoleNotices;
   /** Counts wrong passwords on the reveal form, per user. */
   revealLimiter: RateLimiter;
   /** Counts sign-ups per client IP. */

@@ -52,7 +52,7 @@ export function employersRouter(
     if (!user) return guards.notFound(res, current.viewer);
     try {
       const created = await service.createEmployer({ name, memberEmails: [user.email] });
-      res.redirect(303, employerPaths(created.employer.id).detail);
+      deps.notices.redirect(res, employerPaths(created.employer.id).detail, 'employer-created');
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error;
       const employers = await service.membershipsOf(current.session.userId);
@@ -105,7 +105,7 @@ export function employersRouter(
         email: values.email,
         role: values.role,
       });
-      res.redirect(303, employerPaths(view.employer.employer.id).detail);
+      deps.notices.redirect(res, employerPaths(view.employer.employer.id).detail, 'member-added');
     } catch (error) {
       if (error instanceof NotFoundError && error.field === 'email') {
         return again(

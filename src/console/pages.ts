@@ -8,6 +8,7 @@ import { MIN_PASSWORD_LENGTH } from '../security/passwords.js';
 import { CSRF_FIELD } from '../sessions/csrf.js';
 import type { GrantChoice } from '../oauth/grants/registry.js';
 import { appTabs, grantChoices } from './app-tabs.js';
+import { pendingNotice } from './notices.js';
 import { CONSOLE_PATHS, appPaths } from './paths.js';
 import { pageTemplates } from '../http/views.js';
 
@@ -142,9 +143,20 @@ export class ConsolePages {
       secret_updated_at: app.secret_updated_at ? isoMinute(app.secret_updated_at) : null,
       credentials_href: appPaths(app.client_id).credentials,
       tabs: appTabs(app.client_id, 'credentials'),
-      rotate_action: appPaths(app.client_id).rotate,
+      rotate_href: appPaths(app.client_id).rotate,
       reveal_action: appPaths(app.client_id).reveal,
       error: page.error ?? null,
+    });
+  }
+
+  /** What rotating the secret does, with Confirm (a form) and Cancel. */
+  confirmRotation(res: Response, viewer: Viewer, app: AppRow): void {
+    this.render(res, 200, 'console-app-rotate.njk', viewer, {
+      app_name: app.name,
+      dashboard_href: CONSOLE_PATHS.dashboard,
+      tabs: appTabs(app.client_id, null),
+      action: appPaths(app.client_id).rotate,
+      cancel_href: appPaths(app.client_id).credentials,
     });
   }
 
@@ -194,6 +206,7 @@ export function renderConsolePage(
     nav_employers_href: CONSOLE_PATHS.employers.list,
     nav_explorer_href: CONSOLE_PATHS.explorer,
     nav_reference_href: API_REFERENCE_PATHS.page,
+    success_notice: pendingNotice(res, status),
     ...context,
   });
   res.status(status).type('html').send(html);

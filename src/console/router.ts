@@ -26,7 +26,7 @@ export function consoleRouter(deps: ConsoleDependencies): Router {
   const guards = new ConsoleGuards(deps, pages);
 
   const router = Router();
-  router.use(CONSOLE_PREFIX, noStore);
+  router.use(CONSOLE_PREFIX, noStore, deps.notices.take);
   // Registration first: /console/apps/new is not an app's Overview tab.
   router.use(accountRouter(deps, guards, pages));
   router.use(emailRouter(deps, guards, new EmailPages(pages)));

@@ -68,7 +68,9 @@ describeEachDialect('apps registered with the CLI and on the console', (database
     },
     async rotate(clientId) {
       const credentials = credentialsOf(clientId);
-      const rotated = await browser.submit(credentials, `${credentials}/rotate`, {});
+      const rotated = await browser.submit(`${credentials}/rotate`, `${credentials}/rotate`, {
+        confirm: 'yes',
+      });
       assert.equal(rotated.status, 303, rotated.body);
       return shownSecret(credentials);
     },
@@ -132,6 +134,8 @@ describeEachDialect('apps registered with the CLI and on the console', (database
     }));
   }
 
+  const REGISTERED_DETAILS = ['client_id', 'client_type', 'grant_types', 'name', 'redirect_uris'];
+
   it('write the same audit events at registration and at every later change', async () => {
     const consoleApp = await lookAfterAnApp(onTheConsole, 'Console scheduler');
     const cliApp = await lookAfterAnApp(withTheCli, 'CLI scheduler');
@@ -140,10 +144,10 @@ describeEachDialect('apps registered with the CLI and on the console', (database
     assert.deepEqual(cliApp.trail, consoleApp.trail);
     const owner = { actor: 'owner', employer: null, details: [] };
     assert.deepEqual(consoleApp.registered, [
-      { type: 'app.registered', ...owner, details: ['client_id', 'client_type', 'name'] },
+      { type: 'app.registered', ...owner, details: REGISTERED_DETAILS },
     ]);
     assert.deepEqual(consoleApp.trail, [
-      { type: 'app.registered', ...owner, details: ['client_id', 'client_type', 'name'] },
+      { type: 'app.registered', ...owner, details: REGISTERED_DETAILS },
       { type: 'app.secret_revealed', ...owner },
       { type: 'app.secret_revealed', ...owner },
       { type: 'app.secret_rotated', ...owner },

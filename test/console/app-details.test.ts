@@ -152,7 +152,13 @@ describeEachDialect('console app details', (database) => {
     const { clientId, base } = await registerApp(owner);
     const before = await appRow(db(), clientId);
     const intruder = await signedInBrowser(service.url);
-    for (const path of [base, `${base}/redirect-urls`, `${base}/activity`, `${base}/delete`]) {
+    for (const path of [
+      base,
+      `${base}/redirect-urls`,
+      `${base}/redirect-urls/1/remove`,
+      `${base}/activity`,
+      `${base}/delete`,
+    ]) {
       const page = await intruder.get(path);
       assert.equal(page.status, 404, path);
       assert.match(page.body, /Page not found/);
@@ -164,7 +170,7 @@ describeEachDialect('console app details', (database) => {
       [`${base}/overview`, { name: 'Taken', grant_types: ALL_GRANTS }],
       [`${base}/redirect-urls`, { redirect_uri: 'https://evil.example.com/cb' }],
       [`${base}/redirect-urls/1`, { redirect_uri: 'https://evil.example.com/cb' }],
-      [`${base}/redirect-urls/1/remove`, {}],
+      [`${base}/redirect-urls/1/remove`, { confirm: 'yes', redirect_uri: REDIRECT }],
       [`${base}/delete`, {}],
     ];
     for (const [path, form] of posts) {
@@ -185,6 +191,7 @@ describeEachDialect('console app details', (database) => {
     });
     assert.equal(saved.status, 303);
     assert.equal(locationOf(saved), base);
+    assert.match((await browser.get(base)).body, /role="status">Changes saved\.</);
     let row = await appRow(db(), clientId);
     assert.equal(row.name, 'Renamed');
     assert.equal(row.description, null);
@@ -221,6 +228,7 @@ describeEachDialect('console app details', (database) => {
     const added = await browser.submit(page, page, { redirect_uri: 'http://localhost:9000/cb' });
     assert.equal(added.status, 303);
     assert.equal(locationOf(added), page);
+    assert.match((await browser.get(page)).body, /role="status">Redirect URL added\.</);
     const edited = await browser.submit(page, `${page}/2`, {
       redirect_uri: 'https://partner.example.com/other',
     });
@@ -265,16 +273,41 @@ describeEachDialect('console app details', (database) => {
     assert.match(sixth.body, /at most 5 redirect URIs/);
     assert.equal((await redirectUris(db(), clientId)).length, 5);
 
-    const removed = await browser.submit(page, `${page}/2/remove`, {});
+    const remove2 = `${page}/2/remove`;
+    assert.ok(full.body.includes(`href="${remove2}"`), 'each URL links to its confirmation');
+    const unconfirmed = await browser.post(remove2, { csrf_token: token });
+    assert.equal(unconfirmed.status, 303, 'without the confirmation nothing is removed');
+    assert.equal(locationOf(unconfirmed), remove2);
+    assert.equal((await redirectUris(db(), clientId)).length, 5);
+    const confirmation = await browser.get(remove2);
+    assert.equal(confirmation.status, 200);
+    assert.ok(confirmation.body.includes('<code>https://partner.example.com/other</code>'));
+    const removed = await browser.submit(remove2, remove2, {
+      confirm: 'yes',
+      redirect_uri: 'https://partner.example.com/other',
+    });
     assert.equal(removed.status, 303);
+    assert.match((await browser.get(page)).body, /role="status">Redirect URL removed\.</);
     assert.deepEqual(await redirectUris(db(), clientId), [
       REDIRECT,
       'https://partner.example.com/3',
       'https://partner.example.com/4',
       'https://partner.example.com/5',
     ]);
-    const missing = await browser.post(`${page}/9/remove`, { csrf_token: token });
+    const missing = await browser.post(`${page}/9/remove`, { csrf_token: token, confirm: 'yes' });
     assert.equal(missing.status, 404);
+    assert.equal((await browser.get(`${page}/9/remove`)).status, 404);
+    // A confirmation opened before the list changed removes nothing once another URL is there.
+    const stale = await browser.submit(`${page}/1/remove`, `${page}/1/remove`, {
+      confirm: 'yes',
+      redirect_uri: 'https://partner.example.com/other',
+    });
+    assert.equal(stale.status, 400);
+    assert.match(
+      stale.body,
+      /The redirect URLs changed since this page was opened; nothing was removed/,
+    );
+    assert.equal((await redirectUris(db(), clientId)).length, 4);
   });
 
   it('accepts a redirect URL with a query string and shows a warning about it', async () => {
@@ -324,7 +357,8 @@ describeEachDialect('console app details', (database) => {
 
     const issued = await clientCredentials(service.url, clientId, secret);
     assert.equal(issued.status, 200);
-    const rotated = await browser.submit(`${base}/credentials`, `${base}/credentials/rotate`, {});
+    const rotate = `${base}/credentials/rotate`;
+    const rotated = await browser.submit(rotate, rotate, { confirm: 'yes' });
     assert.equal(rotated.status, 303);
     const newSecret = shownSecret((await browser.get(`${base}/credentials`)).body);
     assert.ok(newSecret);
@@ -334,8 +368,8 @@ describeEachDialect('console app details', (database) => {
     assert.equal(added.status, 303);
 
     const activity = await browser.get(`${base}/activity`);
-    assert.match(activity.body, /Redirect URLs changed/);
-    assert.match(activity.body, /Redirect URLs: [^<]*https:\/\/app\.example\.com\/second/);
+    assert.match(activity.body, /Redirect URL added/);
+    assert.match(activity.body, /Redirect URL: https:\/\/app\.example\.com\/second/);
     assert.equal(activity.status, 200);
     const rotatedAt = activity.body.indexOf('Client secret rotated');
     const issuedAt = activity.body.indexOf('Access token issued');
@@ -368,6 +402,7 @@ describeEachDialect('console app details', (database) => {
     const deleted = await browser.submit(`${base}/delete`, `${base}/delete`, {});
     assert.equal(deleted.status, 303);
     assert.equal(locationOf(deleted), '/console');
+    assert.match((await browser.get('/console')).body, /role="status">App deleted\./);
     assert.equal(await appRow(db(), clientId), undefined);
     assert.equal(await db()('access_tokens').where({ app_id: appId }).first(), undefined);
     assert.equal(
@@ -390,7 +425,7 @@ describeEachDialect('console app details', (database) => {
       [`${base}/overview`, { name: 'Forged', grant_types: ALL_GRANTS }],
       [`${base}/redirect-urls`, { redirect_uri: 'https://evil.example.com/cb' }],
       [`${base}/redirect-urls/1`, { redirect_uri: 'https://evil.example.com/cb' }],
-      [`${base}/redirect-urls/1/remove`, {}],
+      [`${base}/redirect-urls/1/remove`, { confirm: 'yes', redirect_uri: REDIRECT }],
       [`${base}/delete`, {}],
     ];
     for (const [path, form] of posts) {

@@ -58,7 +58,7 @@ async function appRow(db: Database, clientId: string): Promise<Record<string, un
 async function detailsAudits(db: Database, clientId: string) {
   const app = await appRow(db, clientId);
   return db('audit_events')
-    .where({ app_id: app.id as string, type: 'app.details_changed' })
+    .where({ app_id: app.id as string, type: 'app.updated' })
     .orderBy('id');
 }
 
@@ -102,7 +102,8 @@ describeEachDialect('console: publisher details on the Overview', (database) => 
       ],
     );
     const [audit] = await detailsAudits(db(), clientId);
-    assert.deepEqual(JSON.parse(audit.details).fields, PUBLISHER_COLUMNS);
+    assert.deepEqual(JSON.parse(audit.details).changed, PUBLISHER_COLUMNS);
+    assert.deepEqual(JSON.parse(audit.details).developer_name, { from: null, to: 'Pat & Co' });
     const shown = await browser.get(base);
     assert.ok(shown.body.includes('value="Pat &amp; Co"'));
     const activity = await browser.get(`${base}/activity`);

@@ -72,8 +72,10 @@ describe('partner console journey in Chromium: employer, app, token, appinfo [sq
     assert.equal(info.status, 200);
     assert.deepEqual(info.body, { employers: [{ id: employerId, name: 'Northwind Hiring' }] });
 
+    await page.getByRole('link', { name: 'Rotate secret…' }).click();
+    await page.getByText('apps using it will fail until updated').waitFor();
     await page.getByRole('button', { name: 'Rotate secret' }).click();
-    await page.getByText('shown only this once').waitFor();
+    await page.getByText('Secret rotated.').waitFor();
     const rotated = (await page.locator('#client-secret').innerText()).trim();
     assert.notEqual(rotated, secret);
     await screenshot('credentials-rotated');

@@ -58,8 +58,10 @@ describe('partner console in Chromium [sqlite]', function () {
     assert.equal(await page.getByText(secret).count(), 0);
     await screenshot('credentials-masked');
 
+    await page.getByRole('link', { name: 'Rotate secret…' }).click();
+    await page.getByText('apps using it will fail until updated').waitFor();
     await page.getByRole('button', { name: 'Rotate secret' }).click();
-    await page.getByText('shown only this once').waitFor();
+    await page.getByText('Secret rotated.').waitFor();
     const rotated = (await page.locator('#client-secret').innerText()).trim();
     assert.match(rotated, /^[A-Za-z0-9_-]{43}$/);
     assert.notEqual(rotated, secret);

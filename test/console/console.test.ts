@@ -293,7 +293,12 @@ describeEachDialect('partner console', (database) => {
     await signUp(client);
     const created = await registerApp(client, { redirect_uri_1: REDIRECT_A });
     assert.ok(!locationOf(created).includes('secret'), 'no secret in the URL');
-    assert.equal(created.headers.getSetCookie().length, 0, 'no secret in a cookie');
+    // The only cookie set names the success message to show; the secret waits server-side.
+    assert.deepEqual(
+      created.headers.getSetCookie().map((cookie) => cookie.split(';')[0]),
+      ['hpa_console_notice=app-registered'],
+      'no secret in a cookie',
+    );
 
     const first = await client.get(locationOf(created));
     assert.equal(first.status, 200);
@@ -301,7 +306,14 @@ describeEachDialect('partner console', (database) => {
     const clientId = shownClientId(first.body);
     const secret = shownSecret(first.body);
     assert.ok(secret && secret.length >= 43, 'the secret is shown in full');
-    assert.match(first.body, /shown only this once/);
+    assert.match(
+      first.body,
+      /Shown once after creation or rotation\. To see it again, reveal it with your password\./,
+    );
+    assert.match(
+      first.body,
+      /<p class="notice success-notice" role="status">App registered\.<\/p>/,
+    );
     assert.equal((await clientCredentials(service.url, clientId, secret)).status, 200);
 
     const second = await client.get(locationOf(created));
@@ -338,13 +350,31 @@ describeEachDialect('partner console', (database) => {
 
     const masked = await client.get(credentialsPath);
     const rotateAction = `/console/apps/${clientId}/credentials/rotate`;
+    // The Credentials tab only links to the confirmation; a POST without its "yes" changes nothing.
+    assert.ok(masked.body.includes(`href="${rotateAction}"`));
+    const unconfirmed = await client.post(rotateAction, {
+      csrf_token: csrfTokenOf(masked.body, '/console/sign-out'),
+    });
+    assert.equal(unconfirmed.status, 303);
+    assert.equal(locationOf(unconfirmed), rotateAction);
+    assert.equal((await clientCredentials(service.url, clientId, oldSecret)).status, 200);
+
+    const confirmation = await client.get(rotateAction);
+    assert.equal(confirmation.status, 200);
+    assert.match(
+      confirmation.body,
+      /The current secret stops working at once; apps using it will fail until updated/,
+    );
+    assert.ok(confirmation.body.includes(`href="${credentialsPath}">Cancel</a>`));
     const rotated = await client.post(rotateAction, {
-      csrf_token: csrfTokenOf(masked.body, rotateAction),
+      csrf_token: csrfTokenOf(confirmation.body, rotateAction),
+      confirm: 'yes',
     });
     assert.equal(rotated.status, 303);
     assert.equal(locationOf(rotated), credentialsPath);
 
     const shown = await client.get(credentialsPath);
+    assert.match(shown.body, /role="status">Secret rotated\. The previous secret no longer works/);
     const newSecret = shownSecret(shown.body);
     assert.ok(newSecret && newSecret !== oldSecret);
 
@@ -386,8 +416,10 @@ describeEachDialect('partner console', (database) => {
 
     const dashboard = await intruder.get('/console');
     const rotateAction = `/console/apps/${clientId}/credentials/rotate`;
+    assert.equal((await intruder.get(rotateAction)).status, 404);
     const rotate = await intruder.post(rotateAction, {
       csrf_token: csrfTokenOf(dashboard.body, '/console/sign-out'),
+      confirm: 'yes',
     });
     assert.equal(rotate.status, 404);
     const after = await db()('apps').where({ client_id: clientId }).first();

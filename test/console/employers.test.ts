@@ -74,7 +74,7 @@ describeEachDialect('console employers', (database) => {
     assert.match(detail.body, /Admin/);
 
     const list = await ada.get(LIST);
-    assert.ok(list.body.includes(`<code>${id}</code>`), 'the list shows the id');
+    assert.ok(list.body.includes(`>${id}</code>`), 'the list shows the id');
     assert.match(list.body, /Acme &lt;Hiring&gt; &amp; Co/);
     const membership = await database().db('memberships').where({ employer_id: id }).first();
     assert.equal(membership.role, 'admin');

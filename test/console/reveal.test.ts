@@ -56,7 +56,9 @@ describeEachDialect('revealing a client secret on the console', (database) => {
   });
 
   it('reveals the new secret after a rotation', async () => {
-    const rotated = await ada.submit(credentials, `${credentials}/rotate`, {});
+    const rotated = await ada.submit(`${credentials}/rotate`, `${credentials}/rotate`, {
+      confirm: 'yes',
+    });
     assert.equal(rotated.status, 303);
     const fresh = unescapeHtml(SECRET.exec((await ada.get(credentials)).body)![1]!);
     assert.notEqual(fresh, secret);

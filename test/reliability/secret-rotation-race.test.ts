@@ -56,7 +56,9 @@ describeEachDialect('reliability: secret rotation during token requests', (datab
     const rotation = (async () => {
       // Let the first requests through before rotating, so the rotation lands mid-stream.
       await new Promise((resolve) => setTimeout(resolve, 20));
-      const rotated = await owner.submit(credentials, `${credentials}/rotate`, {});
+      const rotated = await owner.submit(`${credentials}/rotate`, `${credentials}/rotate`, {
+        confirm: 'yes',
+      });
       assert.equal(rotated.status, 303);
       rotatedAt = performance.now();
       return shownSecret((await owner.get(credentials)).body);
