@@ -1,0 +1,180 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import type { Browser, Page } from 'playwright-core';
+import { buildAssets } from '../../scripts/build-assets.js';
+import { ARTIFACTS_DIR, launchChromium } from '../support/browser.js';
+import { createTestDatabase } from '../support/databases.js';
+import { startTestService } from '../support/service.js';
+import { SmtpInbox } from '../support/smtp-inbox.js';
+
+declare const document: any;
+declare const navigator: any;
+declare const requestAnimationFrame: any;
+
+const run = promisify(execFile);
+const PASSWORD = 'correct horse battery staple';
+const EXPLORER_BUNDLE = fileURLToPath(new URL('../../public/built/explorer.js', import.meta.url));
+const WIDE = { width: 1280, height: 800 };
+const PHONE = { width: 375, height: 740 };
+
+/**
+ * Saves the current page at 1280 px and at 375 px (test/artifacts/onboarding-<name>-<width>.png)
+ * and checks that at 375 px nothing makes the page wider than the phone.
+ */
+async function capture(page: Page, name: string): Promise<void> {
+  await page.setViewportSize(WIDE);
+  await page.screenshot({ path: `${ARTIFACTS_DIR}onboarding-${name}-1280.png`, fullPage: true });
+  await page.setViewportSize(PHONE);
+  // Two frames, so layout settles after the resize before it is measured.
+  await page.evaluate(
+    () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+  );
+  const width = await page.evaluate(() => document.documentElement.scrollWidth as number);
+  assert.ok(width <= PHONE.width, `${name} is ${width} px wide at ${PHONE.width} px`);
+  await page.screenshot({ path: `${ARTIFACTS_DIR}onboarding-${name}-375.png`, fullPage: true });
+  await page.setViewportSize(WIDE);
+}
+
+/** Runs a command copied from a page the way a partner would: pasted into bash. */
+async function runInShell(command: string, env: Record<string, string>): Promise<string> {
+  const { stdout } = await run('bash', ['-c', command], {
+    env: { ...process.env, ...env },
+    timeout: 30_000,
+  });
+  return stdout;
+}
+
+describe('a new partner, from sign-up to a first API call, in Chromium [sqlite]', function () {
+  this.timeout(240_000);
+  let browser: Browser | null = null;
+  let database: Awaited<ReturnType<typeof createTestDatabase>> | undefined;
+  let inbox: SmtpInbox | undefined;
+  let service: Awaited<ReturnType<typeof startTestService>> | undefined;
+  let page: Page;
+
+  before(async function () {
+    browser = await launchChromium();
+    if (!browser) this.skip();
+    if (!existsSync('/usr/bin/curl')) {
+      console.log('      ! curl is missing: the copied request cannot be run as a partner would');
+      this.skip();
+    }
+    // The explorer's bundle comes from `npm run build`; a run straight from a clone makes it.
+    if (!existsSync(EXPLORER_BUNDLE)) await buildAssets();
+    mkdirSync(ARTIFACTS_DIR, { recursive: true });
+    inbox = await SmtpInbox.start();
+    database = await createTestDatabase('sqlite');
+    service = await startTestService(database, {
+      env: { SMTP_URL: inbox.url, MAIL_FROM: 'console@example.com' },
+    });
+    const context = await browser.newContext({ viewport: WIDE });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], {
+      origin: service.url,
+    });
+    page = await context.newPage();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await service?.stop();
+    await inbox?.close();
+    await database?.dispose();
+  });
+
+  it('signs up, verifies by mail, registers an app, calls the API, explores it and reads the reference', async () => {
+    const base = service!.url;
+    const email = `newcomer-${randomBytes(4).toString('hex')}@example.com`;
+
+    // 1. Sign up; the console asks for the address to be verified.
+    await page.goto(`${base}/console/sign-up`);
+    await capture(page, 'sign-up');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByLabel('Name').fill('Nia Newcomer');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('heading', { name: 'Your apps' }).waitFor();
+    assert.ok(await page.getByText('Verify your email address').isVisible());
+    await capture(page, 'dashboard-unverified');
+
+    // 2. The link from the mail the SMTP server received verifies the address.
+    const mail = await inbox!.waitFor(email);
+    const link = mail.links.find((candidate) => candidate.startsWith(`${base}/console/`));
+    assert.ok(link, `no console link in ${mail.body}`);
+    await page.goto(link);
+    await page.getByRole('heading', { name: 'Your email address is verified' }).waitFor();
+    await capture(page, 'verified');
+
+    // 3. An employer to act for, then the app.
+    await page.getByRole('link', { name: 'Employers' }).first().click();
+    await page.getByLabel('Employer name').fill('Northwind Hiring');
+    await page.getByRole('button', { name: 'Create employer' }).click();
+    await page.getByRole('heading', { name: 'Northwind Hiring' }).waitFor();
+    const employerId = (await page.locator('#employer-id').innerText()).trim();
+    await capture(page, 'employer');
+
+    await page.getByRole('link', { name: 'Apps', exact: true }).click();
+    await page.getByRole('heading', { name: 'Your apps' }).waitFor();
+    assert.equal(await page.getByText('Verify your email address').count(), 0);
+    await page.getByRole('link', { name: 'Register an app' }).click();
+    await capture(page, 'register');
+    await page.getByLabel('App name').fill('Northwind Scheduler');
+    await page.getByLabel(/^Confidential/).check();
+    await page.getByLabel('Redirect URL 1').fill('https://scheduler.example.com/oauth/callback');
+    await page.getByRole('button', { name: 'Register app' }).click();
+    await page.locator('#client-secret').waitFor();
+    const clientId = (await page.locator('#client-id').innerText()).trim();
+    const secret = (await page.locator('#client-secret').innerText()).trim();
+    await capture(page, 'credentials');
+
+    // 4. The Overview's ready client_credentials request, copied with its button and run in bash.
+    await page.getByRole('link', { name: 'Overview' }).click();
+    const ready = page
+      .locator('pre.ready-request code', { hasText: 'grant_type=client_credentials' })
+      .first();
+    await ready.waitFor();
+    await capture(page, 'overview');
+    const readyId = await ready.getAttribute('id');
+    assert.ok(readyId, 'the ready request has an id for its copy button');
+    await page.locator(`button.copy-button[data-copy-from="${readyId}"]`).click();
+    const copied = (await page.evaluate(() => navigator.clipboard.readText())) as string;
+    assert.equal(copied.trim(), (await ready.innerText()).trim());
+    assert.ok(copied.includes(clientId) && copied.includes(employerId), copied);
+    assert.ok(!copied.includes(secret), 'the page never prints the secret');
+
+    const answer = JSON.parse(await runInShell(copied, { CLIENT_SECRET: secret }));
+    assert.equal(answer.token_type, 'Bearer');
+    assert.equal(answer.scope, 'employer_access');
+    assert.match(answer.access_token, /^[\w-]+\.[\w-]+\.[\w-]+$/);
+    const appinfo = page.locator('pre.ready-request code', { hasText: '/v2/api/appinfo' });
+    const employers = JSON.parse(
+      await runInShell(await appinfo.innerText(), { ACCESS_TOKEN: answer.access_token }),
+    );
+    assert.deepEqual(employers, { employers: [{ id: employerId, name: 'Northwind Hiring' }] });
+
+    // 5. The explorer, for this app and employer, runs the saved create example.
+    await page.getByRole('link', { name: 'API explorer' }).click();
+    await page.getByLabel('App').selectOption({ label: 'Northwind Scheduler' });
+    await page.getByLabel('Employer').selectOption({ label: 'Northwind Hiring' });
+    await capture(page, 'explorer-picker');
+    await page.getByRole('button', { name: 'Open the explorer' }).click();
+    await page
+      .locator('.graphiql-query-editor')
+      .getByText('createVirtualInterviewEvent')
+      .first()
+      .waitFor();
+    await page.locator('.graphiql-execute-button').click();
+    const response = page.locator('.graphiql-response');
+    await response.getByText('"interviewerLobbyUrl"').waitFor();
+    assert.match(await response.innerText(), /"id": "[0-9a-f-]{36}"/);
+    await capture(page, 'explorer-created');
+
+    // 6. The API reference.
+    await page.goto(`${base}/docs`);
+    await page.getByRole('heading', { name: 'Exchange a grant for tokens' }).waitFor();
+    await capture(page, 'docs');
+  });
+});
