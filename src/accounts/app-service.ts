@@ -11,7 +11,7 @@ import { multiLineTextProblem, singleLineTextProblem } from '../security/text-sa
 import type { SecretBox } from '../security/secret-box.js';
 import type { AccountStore } from './account-store.js';
 import { checkAppPublisher, type AppPublisherInput } from './app-publisher.js';
-import type { AppStore, AppWithRedirectUris } from './app-store.js';
+import type { AppStore, AppWithRedirectUris, EditableAppDetails } from './app-store.js';
 import { allowsGrant, normalizeGrantTypes } from './grant-types.js';
 import { validateRedirectUris } from './redirect-uris.js';
 
@@ -466,17 +466,6 @@ function uriAt(current: string[], position: number): string {
   return current[position - 1]!;
 }
 
-type EditableDetails = Pick<
-  AppRow,
-  | 'name'
-  | 'description'
-  | 'grant_types'
-  | 'developer_name'
-  | 'homepage_url'
-  | 'privacy_policy_url'
-  | 'logo_url'
->;
-
 /** Overview fields whose old and new values the audit trail shows (short, never secret). */
 const SHOWN_FROM_TO = [
   'name',
@@ -492,8 +481,8 @@ const SHOWN_FROM_TO = [
  * nothing did.
  */
 function detailChanges(
-  before: EditableDetails,
-  after: EditableDetails,
+  before: EditableAppDetails,
+  after: EditableAppDetails,
 ): Record<string, unknown> | undefined {
   const changed = (
     [

@@ -7,6 +7,18 @@ export interface AppWithRedirectUris extends AppRow {
 }
 
 /** SQL for partner apps and their registered redirect URIs. */
+/** What the owner edits on an app's Overview. */
+export type EditableAppDetails = Pick<
+  AppRow,
+  | 'name'
+  | 'description'
+  | 'grant_types'
+  | 'developer_name'
+  | 'homepage_url'
+  | 'privacy_policy_url'
+  | 'logo_url'
+>;
+
 export class AppStore extends Store {
   async insertApp(app: AppRow): Promise<void> {
     await this.db('apps').insert(app);
@@ -58,16 +70,7 @@ export class AppStore extends Store {
   async updateDetails(
     appId: string,
     ownerUserId: string,
-    details: Pick<
-      AppRow,
-      | 'name'
-      | 'description'
-      | 'grant_types'
-      | 'developer_name'
-      | 'homepage_url'
-      | 'privacy_policy_url'
-      | 'logo_url'
-    >,
+    details: EditableAppDetails,
     now: number,
   ): Promise<boolean> {
     const changed = await this.db('apps')

@@ -67,7 +67,11 @@ export class EventFinder {
 }
 
 function pageSize(first: number | null | undefined): number {
-  if (first == null) return DEFAULT_PAGE_SIZE;
+  return first == null ? DEFAULT_PAGE_SIZE : checkedPageSize(first);
+}
+
+/** `first` as every connection of the Interview API accepts it: 0 to MAX_PAGE_SIZE. */
+export function checkedPageSize(first: number): number {
   if (first < 0 || first > MAX_PAGE_SIZE) {
     throw new ValidationError(
       `first must be between 0 and ${MAX_PAGE_SIZE}, got ${first}; walk longer lists page by ` +

@@ -1,5 +1,5 @@
 import { ValidationError } from '../errors.js';
-import { MAX_PAGE_SIZE } from './event-finder.js';
+import { checkedPageSize } from './event-finder.js';
 
 export interface Edge<Node> {
   node: Node;
@@ -86,13 +86,5 @@ function positionAfter(list: readonly { id: string }[], cursor: string, listName
 }
 
 function pageSize(first: number | null | undefined): number | undefined {
-  if (first == null) return undefined;
-  if (first < 0 || first > MAX_PAGE_SIZE) {
-    throw new ValidationError(
-      `first must be between 0 and ${MAX_PAGE_SIZE}, got ${first}; walk longer lists page by ` +
-        'page with after',
-      'first',
-    );
-  }
-  return first;
+  return first == null ? undefined : checkedPageSize(first);
 }
