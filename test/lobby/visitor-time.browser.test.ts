@@ -33,7 +33,8 @@ describe('the landing page in the visitor’s time zone [sqlite]', function () {
       scopes: ['employer_access'],
     };
     service = await startTestService(database, { authenticate: async () => principal });
-    const start = new Date(Date.now() + 24 * 3_600_000);
+    // 15:00 UTC the day after tomorrow: between 24 and 48 hours ahead at any time of day.
+    const start = new Date(Date.now() + 48 * 3_600_000);
     start.setUTCHours(15, 0, 0, 0);
     startAt = start.getTime();
     const { body } = await postGraphQL(service.url, 'any', {
