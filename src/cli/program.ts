@@ -221,13 +221,22 @@ export function buildProgram(io: CliIo, services: () => Promise<CliServices>): C
     .command('sweep')
     .description(
       'store the time-driven transitions that are due: end events whose end time has passed, ' +
-        'archive events that ended ARCHIVE_AFTER_DAYS ago (safe beside running servers)',
+        'archive events that ended ARCHIVE_AFTER_DAYS ago, end interviews whose room stayed ' +
+        'empty past ROOM_EMPTY_GRACE_SECONDS (safe beside running servers)',
     )
     .action(async () => {
-      const { sweptAt, ended, archived } = await (await services()).sweepInterviews();
-      printResult(io, json(), { swept_at: sweptAt, ended, archived }, () => [
-        `Ended ${plural(ended, 'event')}, archived ${plural(archived, 'event')}.`,
-      ]);
+      const { sweptAt, ended, archived, abandonedEnded } = await (
+        await services()
+      ).sweepInterviews();
+      printResult(
+        io,
+        json(),
+        { swept_at: sweptAt, ended, archived, abandoned_interviews_ended: abandonedEnded },
+        () => [
+          `Ended ${plural(ended, 'event')}, archived ${plural(archived, 'event')}, ` +
+            `ended ${plural(abandonedEnded, 'abandoned interview')}.`,
+        ],
+      );
     });
 
   program

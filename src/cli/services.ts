@@ -6,6 +6,7 @@ import { composeInterviews } from '../interviews/compose.js';
 import type { SweepCounts } from '../interviews/lifecycle/sweeper.js';
 import { composeGrants, composeOAuth } from '../oauth/compose.js';
 import { composeRecordings } from '../recordings/compose.js';
+import { composeRoomSweep } from '../room/compose.js';
 import type { SigningKeys } from '../oauth/signing-keys/signing-keys.js';
 import type { SandboxTokens } from '../oauth/tokens/sandbox-tokens.js';
 import { composeSessions } from '../sessions/compose.js';
@@ -22,8 +23,11 @@ export interface CliServices {
   audit: AuditLog;
   /** The configured AUTH_URL and API_URL, for commands that print ready-to-run requests. */
   urls: ServiceUrls;
-  /** Persists the time-driven interview transitions that are due now. */
-  sweepInterviews(): Promise<SweepCounts & { sweptAt: number }>;
+  /**
+   * Persists the time-driven interview transitions that are due now, and the room's: abandoned
+   * interviews ended (`abandonedEnded`, events whose empty room outlasted the grace period).
+   */
+  sweepInterviews(): Promise<SweepCounts & { sweptAt: number; abandonedEnded: number }>;
 }
 
 /**
@@ -39,6 +43,7 @@ export function createCliServices(shared: SharedDependencies): CliServices {
     accounts,
     recordings: composeRecordings(shared),
   });
+  const roomSweep = composeRoomSweep(shared);
   return {
     accounts: accounts.accounts,
     apps: accounts.apps,
@@ -46,6 +51,10 @@ export function createCliServices(shared: SharedDependencies): CliServices {
     sandboxTokens: oauth.sandboxTokens,
     audit: shared.audit,
     urls: { authUrl: shared.config.authUrl, apiUrl: shared.config.apiUrl },
-    sweepInterviews: () => interviews.sweepNow(),
+    sweepInterviews: async () => {
+      const counts = await interviews.sweepNow();
+      const abandoned = await roomSweep();
+      return { ...counts, abandonedEnded: abandoned.length };
+    },
   };
 }

@@ -27,11 +27,7 @@ export function composeRoom(
   deps: { interviews: Interviews; lobby: Lobby; recordings: Recordings },
 ): Room {
   const { config, clock, logger } = shared;
-  const service = new RoomService(new RoomStore(shared.db), clock, {
-    maxVideoParticipants: config.room.maxVideoParticipants,
-    emptyGraceMs: config.room.emptyGraceMs,
-    archiveAfterMs: archiveDelayMs(config.archiveAfterDays),
-  });
+  const service = roomService(shared);
   const bus = createRealtimeBus(config, logger);
   const live = new LiveConnections({
     lifecycle: deps.interviews.lifecycle,
@@ -70,4 +66,24 @@ export function composeRoom(
       await bus.close();
     },
   };
+}
+
+/**
+ * The room's time-driven step alone, without live connections, for the CLI's `interviews sweep`:
+ * a deployment that sweeps from cron (SWEEP_INTERVAL_MS=0) still drops dead processes'
+ * connections and ends abandoned interviews. Open pages see the end at their next refresh.
+ * Returns the ids of the events whose interview it ended.
+ */
+export function composeRoomSweep(shared: SharedDependencies): () => Promise<string[]> {
+  const service = roomService(shared);
+  return () => service.sweep(shared.clock.now());
+}
+
+function roomService(shared: SharedDependencies): RoomService {
+  const { config } = shared;
+  return new RoomService(new RoomStore(shared.db), shared.clock, {
+    maxVideoParticipants: config.room.maxVideoParticipants,
+    emptyGraceMs: config.room.emptyGraceMs,
+    archiveAfterMs: archiveDelayMs(config.archiveAfterDays),
+  });
 }

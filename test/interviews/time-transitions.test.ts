@@ -432,9 +432,10 @@ describeEachDialect('time-driven transitions', (database) => {
       swept_at: new Date(endAt).toISOString(),
       ended: 2,
       archived: 0,
+      abandoned_interviews_ended: 0,
     });
     stdout = '';
     assert.equal(await runProgram(['interviews', 'sweep'], io, services), 0);
-    assert.equal(stdout, 'Ended 0 events, archived 0 events.\n');
+    assert.equal(stdout, 'Ended 0 events, archived 0 events, ended 0 abandoned interviews.\n');
   });
 });

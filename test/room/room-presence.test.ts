@@ -6,6 +6,8 @@ import { archiveDelayMs } from '../../src/interviews/lifecycle/settle.js';
 import type { Principal } from '../../src/oauth/principal.js';
 import { CONNECTION_ORPHANED_AFTER_MS, RoomService } from '../../src/room/room-service.js';
 import { RoomStore } from '../../src/room/room-store.js';
+import { runProgram } from '../../src/cli/program.js';
+import { testCliServices } from '../support/compose.js';
 import { describeEachDialect } from '../support/databases.js';
 import { postGraphQL } from '../support/graphql-client.js';
 import { insertTenant } from '../support/interview-fixtures.js';
@@ -237,6 +239,31 @@ describeEachDialect('interview room presence and record times', (database) => {
     assert.equal(ended.end_at, MORNING + 73 * MINUTE);
     assert.equal(await intervieweeStatus(event.eventId), 'INTERVIEWED');
     assert.deepEqual(await sweptEnding(event), [], 'a second sweep finds nothing');
+  });
+
+  it('ends an abandoned interview from the admin CLI too: npm run cli -- interviews sweep', async () => {
+    const event = await admitted();
+    clock.set(MORNING + 62 * MINUTE);
+    const lee = await enter(event, 'interviewer');
+    const casey = await enter(event, 'interviewee');
+    await passTo(MORNING + 70 * MINUTE);
+    await leave(event, casey.id);
+    await leave(event, lee.id);
+    await passTo(MORNING + 70 * MINUTE + GRACE);
+
+    let stdout = '';
+    const io = { stdout: (text: string) => void (stdout += text), stderr: () => {} };
+    const services = async () =>
+      testCliServices(database().db, {
+        clock,
+        env: { ROOM_EMPTY_GRACE_SECONDS: String(GRACE / 1000) },
+      });
+    assert.equal(await runProgram(['--json', 'interviews', 'sweep'], io, services), 0);
+    // Other tests' rooms may end in the same sweep: at least this one did.
+    assert.ok(JSON.parse(stdout).abandoned_interviews_ended >= 1, stdout);
+    assert.equal((await record(event.eventId)).end_at, MORNING + 70 * MINUTE);
+    assert.equal(await intervieweeStatus(event.eventId), 'INTERVIEWED');
+    assert.deepEqual(await sweptEnding(event), [], 'nothing left for the servers');
   });
 
   it('takes connections of a dead process for gone, as of when they were last seen', async () => {
