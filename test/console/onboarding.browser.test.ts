@@ -1,44 +1,21 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
 import { buildAssets } from '../../scripts/build-assets.js';
-import { ARTIFACTS_DIR, launchChromium } from '../support/browser.js';
+import { captureBothWidths, launchChromium, WIDE } from '../support/browser.js';
 import { createTestDatabase } from '../support/databases.js';
 import { startTestService } from '../support/service.js';
 import { SmtpInbox } from '../support/smtp-inbox.js';
 
-declare const document: any;
 declare const navigator: any;
-declare const requestAnimationFrame: any;
 
 const run = promisify(execFile);
 const PASSWORD = 'correct horse battery staple';
 const EXPLORER_BUNDLE = fileURLToPath(new URL('../../public/built/explorer.js', import.meta.url));
-const WIDE = { width: 1280, height: 800 };
-const PHONE = { width: 375, height: 740 };
-
-/**
- * Saves the current page at 1280 px and at 375 px (test/artifacts/onboarding-<name>-<width>.png)
- * and checks that at 375 px nothing makes the page wider than the phone.
- */
-async function capture(page: Page, name: string): Promise<void> {
-  await page.setViewportSize(WIDE);
-  await page.screenshot({ path: `${ARTIFACTS_DIR}onboarding-${name}-1280.png`, fullPage: true });
-  await page.setViewportSize(PHONE);
-  // Two frames, so layout settles after the resize before it is measured.
-  await page.evaluate(
-    () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
-  );
-  const width = await page.evaluate(() => document.documentElement.scrollWidth as number);
-  assert.ok(width <= PHONE.width, `${name} is ${width} px wide at ${PHONE.width} px`);
-  await page.screenshot({ path: `${ARTIFACTS_DIR}onboarding-${name}-375.png`, fullPage: true });
-  await page.setViewportSize(WIDE);
-}
-
 /** Runs a command copied from a page the way a partner would: pasted into bash. */
 async function runInShell(command: string, env: Record<string, string>): Promise<string> {
   const { stdout } = await run('bash', ['-c', command], {
@@ -65,7 +42,6 @@ describe('a new partner, from sign-up to a first API call, in Chromium [sqlite]'
     }
     // The explorer's bundle comes from `npm run build`; a run straight from a clone makes it.
     if (!existsSync(EXPLORER_BUNDLE)) await buildAssets();
-    mkdirSync(ARTIFACTS_DIR, { recursive: true });
     inbox = await SmtpInbox.start();
     database = await createTestDatabase('sqlite');
     service = await startTestService(database, {
@@ -91,14 +67,14 @@ describe('a new partner, from sign-up to a first API call, in Chromium [sqlite]'
 
     // 1. Sign up; the console asks for the address to be verified.
     await page.goto(`${base}/console/sign-up`);
-    await capture(page, 'sign-up');
+    await captureBothWidths(page, 'onboarding', 'sign-up');
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByLabel('Name').fill('Nia Newcomer');
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.getByRole('heading', { name: 'Your apps' }).waitFor();
     assert.ok(await page.getByText('Verify your email address').isVisible());
-    await capture(page, 'dashboard-unverified');
+    await captureBothWidths(page, 'onboarding', 'dashboard-unverified');
 
     // 2. The link from the mail the SMTP server received verifies the address.
     const mail = await inbox!.waitFor(email);
@@ -106,7 +82,7 @@ describe('a new partner, from sign-up to a first API call, in Chromium [sqlite]'
     assert.ok(link, `no console link in ${mail.body}`);
     await page.goto(link);
     await page.getByRole('heading', { name: 'Your email address is verified' }).waitFor();
-    await capture(page, 'verified');
+    await captureBothWidths(page, 'onboarding', 'verified');
 
     // 3. An employer to act for, then the app.
     await page.getByRole('link', { name: 'Employers' }).first().click();
@@ -114,13 +90,13 @@ describe('a new partner, from sign-up to a first API call, in Chromium [sqlite]'
     await page.getByRole('button', { name: 'Create employer' }).click();
     await page.getByRole('heading', { name: 'Northwind Hiring' }).waitFor();
     const employerId = (await page.locator('#employer-id').innerText()).trim();
-    await capture(page, 'employer');
+    await captureBothWidths(page, 'onboarding', 'employer');
 
     await page.getByRole('link', { name: 'Apps', exact: true }).click();
     await page.getByRole('heading', { name: 'Your apps' }).waitFor();
     assert.equal(await page.getByText('Verify your email address').count(), 0);
     await page.getByRole('link', { name: 'Register an app' }).click();
-    await capture(page, 'register');
+    await captureBothWidths(page, 'onboarding', 'register');
     await page.getByLabel('App name').fill('Northwind Scheduler');
     await page.getByLabel(/^Confidential/).check();
     await page.getByLabel('Redirect URL 1').fill('https://scheduler.example.com/oauth/callback');
@@ -128,7 +104,7 @@ describe('a new partner, from sign-up to a first API call, in Chromium [sqlite]'
     await page.locator('#client-secret').waitFor();
     const clientId = (await page.locator('#client-id').innerText()).trim();
     const secret = (await page.locator('#client-secret').innerText()).trim();
-    await capture(page, 'credentials');
+    await captureBothWidths(page, 'onboarding', 'credentials');
 
     // 4. The Overview's ready client_credentials request, copied with its button and run in bash.
     await page.getByRole('link', { name: 'Overview' }).click();
@@ -136,7 +112,7 @@ describe('a new partner, from sign-up to a first API call, in Chromium [sqlite]'
       .locator('pre.ready-request code', { hasText: 'grant_type=client_credentials' })
       .first();
     await ready.waitFor();
-    await capture(page, 'overview');
+    await captureBothWidths(page, 'onboarding', 'overview');
     const readyId = await ready.getAttribute('id');
     assert.ok(readyId, 'the ready request has an id for its copy button');
     await page.locator(`button.copy-button[data-copy-from="${readyId}"]`).click();
@@ -159,7 +135,7 @@ describe('a new partner, from sign-up to a first API call, in Chromium [sqlite]'
     await page.getByRole('link', { name: 'API explorer' }).click();
     await page.getByLabel('App').selectOption({ label: 'Northwind Scheduler' });
     await page.getByLabel('Employer').selectOption({ label: 'Northwind Hiring' });
-    await capture(page, 'explorer-picker');
+    await captureBothWidths(page, 'onboarding', 'explorer-picker');
     await page.getByRole('button', { name: 'Open the explorer' }).click();
     await page
       .locator('.graphiql-query-editor')
@@ -170,11 +146,11 @@ describe('a new partner, from sign-up to a first API call, in Chromium [sqlite]'
     const response = page.locator('.graphiql-response');
     await response.getByText('"interviewerLobbyUrl"').waitFor();
     assert.match(await response.innerText(), /"id": "[0-9a-f-]{36}"/);
-    await capture(page, 'explorer-created');
+    await captureBothWidths(page, 'onboarding', 'explorer-created');
 
     // 6. The API reference.
     await page.goto(`${base}/docs`);
     await page.getByRole('heading', { name: 'Exchange a grant for tokens' }).waitFor();
-    await capture(page, 'docs');
+    await captureBothWidths(page, 'onboarding', 'docs');
   });
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Browser } from 'playwright-core';
-import { launchChromium } from '../support/browser.js';
+import { captureBothWidths, launchChromium } from '../support/browser.js';
 import { testAccounts } from '../support/compose.js';
 import { createTestDatabase, type TestDatabase } from '../support/databases.js';
 import { startTestService } from '../support/service.js';
@@ -107,9 +107,11 @@ describe('consent and employer choice in Chromium [sqlite]', function () {
         await page.getByRole('link', { name: 'Interview Scheduler homepage' }).getAttribute('rel'),
         'noopener noreferrer',
       );
+      await captureBothWidths(page, 'authorize', 'consent');
       await page.getByRole('button', { name: 'Allow' }).click();
 
       await page.getByRole('heading', { name: 'Choose an employer' }).waitFor();
+      await captureBothWidths(page, 'authorize', 'select-employer');
       for (const id of employerIds) {
         assert.ok(
           await page.getByRole('radio', { name: new RegExp(`Acme\\s+ID ${id}`) }).isVisible(),

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -121,4 +122,29 @@ export function browserSession(artifactPrefix: string): BrowserSession {
     await database?.dispose();
   });
   return session;
+}
+
+declare const document: any;
+declare const requestAnimationFrame: any;
+
+export const WIDE = { width: 1280, height: 800 };
+export const PHONE = { width: 375, height: 740 };
+
+/**
+ * Saves the current page at 1280 px and at 375 px (test/artifacts/<prefix>-<name>-<width>.png)
+ * and checks that at 375 px nothing makes the page wider than the phone. Leaves it at 1280 px.
+ */
+export async function captureBothWidths(page: Page, prefix: string, name: string): Promise<void> {
+  mkdirSync(ARTIFACTS_DIR, { recursive: true });
+  await page.setViewportSize(WIDE);
+  await page.screenshot({ path: `${ARTIFACTS_DIR}${prefix}-${name}-1280.png`, fullPage: true });
+  await page.setViewportSize(PHONE);
+  // Two frames, so layout settles after the resize before it is measured.
+  await page.evaluate(
+    () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+  );
+  const width = await page.evaluate(() => document.documentElement.scrollWidth as number);
+  assert.ok(width <= PHONE.width, `${name} is ${width} px wide at ${PHONE.width} px`);
+  await page.screenshot({ path: `${ARTIFACTS_DIR}${prefix}-${name}-375.png`, fullPage: true });
+  await page.setViewportSize(WIDE);
 }
