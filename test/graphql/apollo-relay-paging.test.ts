@@ -2,9 +2,8 @@ import assert from 'node:assert/strict';
 import { ApolloClient, CombinedGraphQLErrors, HttpLink, InMemoryCache, gql } from '@apollo/client';
 import { relayStylePagination } from '@apollo/client/utilities';
 import { filter, firstValueFrom } from 'rxjs';
-import type { Principal } from '../../src/graphql/context.js';
 import { describeEachDialect } from '../support/databases.js';
-import { insertTenant } from '../support/interview-fixtures.js';
+import { employerAppPrincipal, insertTenant } from '../support/interview-fixtures.js';
 import { startTestService } from '../support/service.js';
 import { postGraphQL } from '../support/graphql-client.js';
 
@@ -79,15 +78,7 @@ describeEachDialect(
 
     before(async () => {
       const tenant = await insertTenant(database().db, 'apollo');
-      const principal: Principal = {
-        kind: 'app',
-        appId: tenant.appId,
-        clientId: 'client-apollo',
-        jti: 'jti-apollo',
-        ownerUserId: tenant.userId,
-        employerId: tenant.employerId,
-        scopes: ['employer_access'],
-      };
+      const principal = employerAppPrincipal(tenant);
       service = await startTestService(database(), {
         authenticate: async (token) => (token === 'apollo' ? principal : null),
       });

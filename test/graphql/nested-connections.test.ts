@@ -1,9 +1,13 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { Principal } from '../../src/oauth/principal.js';
 import { describeEachDialect, type TestDatabase } from '../support/databases.js';
 import { postGraphQL, type GraphQLBody } from '../support/graphql-client.js';
-import { insertEventGraph, insertTenant, type EventGraph } from '../support/interview-fixtures.js';
+import {
+  employerAppPrincipal,
+  insertEventGraph,
+  insertTenant,
+  type EventGraph,
+} from '../support/interview-fixtures.js';
 import { startTestService } from '../support/service.js';
 
 const PAGE_INFO = 'pageInfo { hasNextPage hasPreviousPage startCursor endCursor }';
@@ -162,15 +166,7 @@ describeEachDialect('nested connections, paged', (database) => {
     graph = await insertEventGraph(database().db, tenant);
     otherGraph = await insertEventGraph(database().db, tenant);
     await widenGraph(database(), graph);
-    const principal: Principal = {
-      kind: 'app',
-      appId: tenant.appId,
-      ownerUserId: tenant.userId,
-      clientId: 'c',
-      jti: 'j',
-      employerId: tenant.employerId,
-      scopes: ['employer_access'],
-    };
+    const principal = employerAppPrincipal(tenant);
     service = await startTestService(database(), { authenticate: async () => principal });
   });
   after(async () => {

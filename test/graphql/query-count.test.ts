@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
-import type { Principal } from '../../src/oauth/principal.js';
 import { describeEachDialect } from '../support/databases.js';
-import { insertEventGraph, insertTenant } from '../support/interview-fixtures.js';
+import {
+  employerAppPrincipal,
+  insertEventGraph,
+  insertTenant,
+} from '../support/interview-fixtures.js';
 import { startTestService } from '../support/service.js';
 import { postGraphQL } from '../support/graphql-client.js';
 
@@ -33,15 +36,7 @@ describeEachDialect('SQL queries per page', (database) => {
     const tenant = await insertTenant(database().db, 'count');
     for (let i = 0; i < 100; i += 1)
       await insertEventGraph(database().db, tenant, Date.UTC(2026, 0, 1) + i * 3_600_000);
-    const principal: Principal = {
-      kind: 'app',
-      appId: tenant.appId,
-      ownerUserId: tenant.userId,
-      clientId: 'c',
-      jti: 'j',
-      employerId: tenant.employerId,
-      scopes: ['employer_access'],
-    };
+    const principal = employerAppPrincipal(tenant);
     service = await startTestService(database(), { authenticate: async () => principal });
   });
   after(async () => {

@@ -8,6 +8,7 @@ import type {
   InterviewerRow,
   LobbyTokenRow,
 } from '../../src/db/rows.js';
+import type { Principal } from '../../src/oauth/principal.js';
 import { randomToken, sha256Hex } from '../../src/security/random.js';
 import { SecretBox } from '../../src/security/secret-box.js';
 import { TEST_KEY_ENCRYPTION_SECRET } from './service.js';
@@ -45,6 +46,23 @@ export async function insertTenant(db: Database, label = 'tenant') {
     updated_at: now,
   });
   return { userId, employerId, appId };
+}
+
+/** What the bearer check makes of `tenant`'s app holding an employer token (client credentials). */
+export function employerAppPrincipal(tenant: {
+  userId: string;
+  employerId: string;
+  appId: string;
+}): Principal {
+  return {
+    kind: 'app',
+    appId: tenant.appId,
+    ownerUserId: tenant.userId,
+    clientId: 'c',
+    jti: 'j',
+    employerId: tenant.employerId,
+    scopes: ['employer_access'],
+  };
 }
 
 /**
