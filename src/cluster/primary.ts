@@ -53,4 +53,7 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
     { workers: config.workers, port: config.port, authUrl: config.authUrl },
     `${config.workers} workers listening on port ${config.port}`,
   );
+  // A supervisor that started us with an IPC channel (a test harness, a process manager) learns
+  // that every worker listens: before this, a worker's death could leave the port unserved.
+  process.send?.({ type: 'ready', workers: config.workers });
 }

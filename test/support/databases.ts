@@ -44,6 +44,13 @@ export function isPostgresReachable(): Promise<boolean> {
       await probe.raw('select 1');
       return true;
     } catch (error) {
+      if (process.env.REQUIRE_POSTGRES === '1') {
+        throw new Error(
+          `PostgreSQL is unreachable at ${POSTGRES_URL} and REQUIRE_POSTGRES=1 (as in CI): ` +
+            (error as Error).message,
+          { cause: error },
+        );
+      }
       console.log(
         `      ! PostgreSQL is unreachable at ${POSTGRES_URL} (${(error as Error).message}); ` +
           'skipping the PostgreSQL runs',

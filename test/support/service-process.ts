@@ -1,11 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { TestDatabase } from './databases.js';
 import { TEST_KEY_ENCRYPTION_SECRET, freePort } from './service.js';
 
 const REPOSITORY = fileURLToPath(new URL('../..', import.meta.url));
-const READY_TIMEOUT_MS = 30_000;
+const READY_TIMEOUT_MS = 60_000;
 /** The last output kept for a failure message; a service killed mid-load may say why. */
 const OUTPUT_KEPT = 8_000;
 
@@ -24,15 +25,56 @@ export async function fixedAddress(): Promise<{ PORT: string; AUTH_URL: string }
   return { PORT: String(port), AUTH_URL: `http://127.0.0.1:${port}` };
 }
 
-/** The service as its own operating-system process: `node --import tsx src/main.ts`. */
+/**
+ * How the service runs:
+ * - `process`: one process from source (`node --import tsx src/main.ts`), no cluster;
+ * - `cluster`: the production default — the built service (`node dist/src/main.js`) with
+ *   `NODE_ENV=production`, a cluster primary and `WORKERS` (2) workers sharing the port.
+ */
+export type Deployment = 'process' | 'cluster';
+
+/** Both, for suites that must hold in each (`for (const deployment of DEPLOYMENTS)`). */
+export const DEPLOYMENTS: readonly Deployment[] = ['process', 'cluster'];
+
+/** Workers of the `cluster` deployment, as on the two-core machine the README describes. */
+export const CLUSTER_WORKERS = 2;
+
+/** The service as its own operating-system process (or a cluster of them). */
 export interface ServiceProcess {
   url: string;
-  /** What the process has written (the last few thousand characters). */
+  deployment: Deployment;
+  /** What the processes have written (the last few thousand characters). */
   output(): string;
-  /** SIGKILL: no shutdown, no flush, no goodbye. */
+  /**
+   * Workers that died while the service ran (a cluster primary logs and replaces them), and
+   * V8's fatal out-of-memory reports; either is a defect a test must see even when the
+   * replacement keeps the service answering.
+   */
+  crashes(): string[];
+  /** The primary's pid (`process`: the one process). */
+  pid: number;
+  /** The cluster workers' pids now (`process`: the one process). */
+  workerPids(): number[];
+  /** Resident memory of each worker now, in bytes (from /proc). */
+  workerRss(): number[];
+  /** SIGKILL: no shutdown, no flush, no goodbye (the primary; its workers go with it). */
   kill(): Promise<void>;
+  /** SIGKILL of one cluster worker; the primary replaces it. Resolves with the victim's pid. */
+  killWorker(): number;
   /** SIGTERM, then waits for the process to exit; returns its exit code. */
   stop(): Promise<number | null>;
+}
+
+let built = false;
+
+/**
+ * The `cluster` deployment runs the build, as production does: build once per test run
+ * (`npm run build` is incremental, so an unchanged checkout costs a few seconds).
+ */
+export function ensureBuilt(): void {
+  if (built) return;
+  execFileSync('npm', ['run', '-s', 'build'], { cwd: REPOSITORY, stdio: 'pipe' });
+  built = true;
 }
 
 /**
@@ -43,10 +85,14 @@ export interface ServiceProcess {
 export async function startServiceProcess(
   database: TestDatabase,
   env: Record<string, string> = {},
+  deployment: Deployment = 'process',
 ): Promise<ServiceProcess> {
   const address = env.PORT ? { PORT: env.PORT } : await fixedAddress();
   const url = `http://127.0.0.1:${address.PORT}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  if (deployment === 'cluster') ensureBuilt();
+  const entry =
+    deployment === 'cluster' ? ['dist/src/main.js'] : ['--import', 'tsx', 'src/main.ts'];
+  const child = spawn(process.execPath, entry, {
     cwd: REPOSITORY,
     env: {
       PATH: process.env.PATH,
@@ -58,13 +104,35 @@ export async function startServiceProcess(
       // Errors only: a defect that logs (a stray transaction, a failed commit) shows in failures.
       LOG_LEVEL: 'error',
       SWEEP_INTERVAL_MS: '0',
+      ...(deployment === 'cluster' && {
+        NODE_ENV: 'production',
+        WORKERS: String(CLUSTER_WORKERS),
+      }),
       ...env,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    // The cluster primary reports over IPC once every worker listens.
+    stdio:
+      deployment === 'cluster' ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
   });
+  // The primary says when every worker listens; /readyz alone may be answered by the first.
+  const allListening =
+    deployment === 'cluster'
+      ? new Promise<void>((resolve) => {
+          child.on('message', (message: { type?: string }) => {
+            if (message?.type === 'ready') resolve();
+          });
+        })
+      : Promise.resolve();
   let output = '';
+  const crashes: string[] = [];
+  let pending = '';
   const keep = (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-OUTPUT_KEPT);
+    const text = chunk.toString();
+    output = (output + text).slice(-OUTPUT_KEPT);
+    // Whole lines only, so a report split across chunks is still recognised.
+    const lines = (pending + text).split('\n');
+    pending = lines.pop()!.slice(-OUTPUT_KEPT);
+    for (const line of lines) if (CRASH_SIGNS.test(line)) crashes.push(line.slice(0, 500));
   };
   child.stdout!.on('data', keep);
   child.stderr!.on('data', keep);
@@ -72,6 +140,12 @@ export async function startServiceProcess(
 
   try {
     await waitUntilReady(url, child);
+    await Promise.race([
+      allListening,
+      new Promise((_, reject) =>
+        setTimeout(() => reject(new Error('the workers did not all listen')), READY_TIMEOUT_MS),
+      ),
+    ]);
   } catch (error) {
     child.kill('SIGKILL');
     await exited;
@@ -79,9 +153,24 @@ export async function startServiceProcess(
       cause: error,
     });
   }
+  const pid = child.pid!;
+  const workerPids = () => (deployment === 'cluster' ? childrenOf(pid) : [pid]);
   return {
     url,
+    deployment,
+    pid,
     output: () => output,
+    crashes: () => [...crashes],
+    workerPids,
+    workerRss: () => workerPids().map(residentBytes),
+    killWorker() {
+      const victim = workerPids()[0];
+      if (deployment !== 'cluster' || victim === undefined) {
+        throw new Error('killWorker needs a running cluster deployment');
+      }
+      process.kill(victim, 'SIGKILL');
+      return victim;
+    },
     async kill() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       await exited;
@@ -110,6 +199,32 @@ async function waitUntilReady(url: string, child: ChildProcess): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`the service at ${url} was not ready within ${READY_TIMEOUT_MS} ms`);
+}
+
+/** A worker's death as the primary logs it, or V8's fatal reports (heap exhausted). */
+const CRASH_SIGNS =
+  /worker died unexpectedly|FATAL ERROR|Reached heap limit|JavaScript heap out of memory/;
+
+/** Child pids of a process, from Linux's /proc (the cluster's workers). */
+function childrenOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return [];
+  }
+}
+
+function residentBytes(pid: number): number {
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
 }
 
 function nonEmpty(env: Record<string, string>): Record<string, string> {
