@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { describeEachDialect } from '../support/databases.js';
+import { describeEachDeployment } from '../support/deployments.js';
 import { assertResponseMatches } from '../support/openapi-contract.js';
 import {
   assertStillHealthy,
@@ -78,7 +78,7 @@ interface GraphQLCase {
   bearer: 'employer' | 'app' | 'user' | 'junk' | 'none';
 }
 
-describeEachDialect('fuzz: GraphQL gateway', (database) => {
+describeEachDeployment('fuzz: GraphQL gateway', (database, deployment) => {
   let service: FuzzService;
   let tally: FuzzTally;
   /** Events of the fuzz tenant, so that updates, cancels and reads find something. */
@@ -86,8 +86,8 @@ describeEachDialect('fuzz: GraphQL gateway', (database) => {
   let cursor = '';
 
   before(async () => {
-    service = await startFuzzService(database());
-    tally = new FuzzTally(`GraphQL [${database().dialect}]`);
+    service = await startFuzzService(database(), deployment);
+    tally = new FuzzTally(`GraphQL [${database().dialect}, ${deployment}]`);
     for (let i = 0; i < 3; i++) {
       const created = await post({
         query: DOCUMENTS.createVirtualInterviewEvent,

@@ -10,7 +10,7 @@
  */
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { describeEachDialect } from '../support/databases.js';
+import { describeEachDeployment } from '../support/deployments.js';
 import { REDIRECT_URI } from '../support/oauth-fixtures.js';
 import { assertResponseMatches } from '../support/openapi-contract.js';
 import {
@@ -90,13 +90,13 @@ function encodeForm(fields: Fields, repeat = false): string {
   return form.toString();
 }
 
-describeEachDialect('fuzz: OAuth endpoints', (database) => {
+describeEachDeployment('fuzz: OAuth endpoints', (database, deployment) => {
   let service: FuzzService;
   let tally: FuzzTally;
 
   before(async () => {
-    service = await startFuzzService(database());
-    tally = new FuzzTally(`OAuth [${database().dialect}]`);
+    service = await startFuzzService(database(), deployment);
+    tally = new FuzzTally(`OAuth [${database().dialect}, ${deployment}]`);
   });
   after(async () => {
     if (tally) console.log(tally.report());

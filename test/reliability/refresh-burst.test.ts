@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { systemClock } from '../../src/clock.js';
 import { runConcurrently, tally, volume } from '../support/concurrency.js';
-import { describeEachDialect } from '../support/databases.js';
 import { createOAuthTenant, type OAuthTenant } from '../support/oauth-fixtures.js';
 import { RAISED_RATE_LIMITS, fixedAddress } from '../support/service-process.js';
-import { startTestService } from '../support/service.js';
+import { describeEachDeployment, startDeployment } from '../support/deployments.js';
 import { TokenRequests, refreshTokensOfSignIns } from '../support/token-requests.js';
 
 const SIGN_INS = volume('RELIABILITY_REFRESH_TOKENS', 150);
@@ -16,7 +15,7 @@ const CONCURRENCY = 50;
  * every rotated refresh token and every new access token is still active while every presented
  * one is spent.
  */
-describeEachDialect('reliability: refresh grant at concurrency 50', (database) => {
+describeEachDeployment('reliability: refresh grant at concurrency 50', (database, deployment) => {
   let tenant: OAuthTenant;
 
   before(async () => {
@@ -26,7 +25,7 @@ describeEachDialect('reliability: refresh grant at concurrency 50', (database) =
   it(`rotates ${SIGN_INS} refresh tokens 50 at a time, and keeps them all`, async function () {
     this.timeout(120_000);
     const env = { ...(await fixedAddress()), ...RAISED_RATE_LIMITS };
-    const first = await startTestService(database(), { env });
+    const first = await startDeployment(database(), deployment, env);
     let presented: string[];
     const rotated: string[] = [];
     const accessTokens: string[] = [];
@@ -51,7 +50,7 @@ describeEachDialect('reliability: refresh grant at concurrency 50', (database) =
       await first.stop();
     }
 
-    const second = await startTestService(database(), { env });
+    const second = await startDeployment(database(), deployment, env);
     try {
       const requests = new TokenRequests(second.url, tenant.app);
       const activeCount = async (tokens: string[]) => {

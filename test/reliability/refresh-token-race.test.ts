@@ -4,7 +4,6 @@ import type { Database } from '../../src/db/database.js';
 import type { AppRow } from '../../src/db/rows.js';
 import { sha256Hex } from '../../src/security/random.js';
 import { tally } from '../support/concurrency.js';
-import { describeEachDialect } from '../support/databases.js';
 import { Gate, gatedTokenService, settle } from '../support/gated-token-service.js';
 import {
   REDIRECT_URI,
@@ -13,7 +12,11 @@ import {
   type OAuthTenant,
 } from '../support/oauth-fixtures.js';
 import { RAISED_RATE_LIMITS } from '../support/service-process.js';
-import { startTestService } from '../support/service.js';
+import {
+  describeEachDeployment,
+  startDeployment,
+  type RunningDeployment,
+} from '../support/deployments.js';
 import { TokenRequests, refreshTokensOfSignIns } from '../support/token-requests.js';
 
 const ROUNDS = 10;
@@ -35,14 +38,14 @@ async function liveAccessTokensOfFamily(db: Database, refreshToken: string): Pro
  * refreshes with one token exactly one succeeds); a consumed token that comes back revokes the
  * whole family, including whatever a concurrent refresh is storing at that moment.
  */
-describeEachDialect('reliability: refresh tokens used concurrently', (database) => {
+describeEachDeployment('reliability: refresh tokens used concurrently', (database, deployment) => {
   let tenant: OAuthTenant;
-  let service: Awaited<ReturnType<typeof startTestService>>;
+  let service: RunningDeployment;
   let requests: TokenRequests;
 
   before(async () => {
     tenant = await createOAuthTenant(database().db, systemClock, 'refresh-race');
-    service = await startTestService(database(), { env: RAISED_RATE_LIMITS });
+    service = await startDeployment(database(), deployment, RAISED_RATE_LIMITS);
     requests = new TokenRequests(service.url, tenant.app);
   });
   after(async () => {

@@ -130,10 +130,11 @@ export async function createTestDatabase(
 export function describeEachDialect(
   title: string,
   body: (database: () => TestDatabase) => void,
-  options: { migrate?: boolean } = {},
+  options: { migrate?: boolean; timeoutMs?: number } = {},
 ): void {
   for (const dialect of DIALECTS) {
     describe(`${title} [${dialect}]`, function () {
+      if (options.timeoutMs !== undefined) this.timeout(options.timeoutMs);
       let current: (TestDatabase & { dispose(): Promise<void> }) | undefined;
       before(async function () {
         if (!(await MATRIX[dialect].available())) this.skip();

@@ -12,7 +12,7 @@ import {
   issueCode,
   type OAuthTenant,
 } from '../../support/oauth-fixtures.js';
-import { startTestService } from '../../support/service.js';
+import { startDeployment, type DeploymentKind } from '../../support/deployments.js';
 
 /** Limits high enough that thousands of fuzz requests from one address are never throttled. */
 const UNTHROTTLED = {
@@ -47,9 +47,15 @@ export interface FuzzService extends TokenSet {
   stop(): Promise<void>;
 }
 
-/** The real service on a test database, with a tenant, tokens and no rate limits in the way. */
-export async function startFuzzService(database: TestDatabase): Promise<FuzzService> {
-  const service = await startTestService(database, { env: UNTHROTTLED });
+/**
+ * The real service on a test database, with a tenant, tokens and no rate limits in the way:
+ * in this process, or as the production default (a cluster of two workers).
+ */
+export async function startFuzzService(
+  database: TestDatabase,
+  deployment: DeploymentKind,
+): Promise<FuzzService> {
+  const service = await startDeployment(database, deployment, UNTHROTTLED);
   const tenant = await createOAuthTenant(database.db, systemClock, 'fuzz');
   const newCode = () =>
     issueCode(database.db, systemClock, { app_id: tenant.app.id, user_id: tenant.user.id });
