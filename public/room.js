@@ -579,34 +579,63 @@
     }
   }
 
-  /** Uploads chunks one after another, retrying each until the service has it. */
+  /**
+   * How long one chunk is sent again before the upload gives up: longer than the service takes
+   * to free a chunk whose process died while saving it (RECORDING_CHUNK_CLAIM_SECONDS, 30 s).
+   */
+  const CHUNK_RETRY_MS = 120000;
+
+  /**
+   * Uploads chunks one after another, sending each again until the service has it. A chunk sent
+   * again is safe: the service acknowledges the same bytes under a number it already has (204)
+   * and asks to come back later (Retry-After) while another copy is being saved. What it refuses
+   * for good (a 4xx without Retry-After: stopped, too large, a number it does not expect) cannot
+   * be helped by sending it again, and nothing after it can be appended either, so the upload
+   * ends there and says why.
+   */
   class ChunkUploads {
     constructor(url) {
       this.url = url;
       this.sequence = 0;
       this.queue = Promise.resolve();
+      this.failed = false;
     }
     add(blob) {
       const sequence = this.sequence++;
       this.queue = this.queue.then(() => this.upload(sequence, blob));
     }
     async upload(sequence, blob) {
+      if (this.failed) return;
+      const giveUpAt = Date.now() + CHUNK_RETRY_MS;
       for (let attempt = 0; ; attempt += 1) {
+        let wait = Math.min(500 * 2 ** attempt, 8000);
+        let problem;
         try {
-          await api(`${this.url}/${sequence}`, {
+          const response = await fetch(`${this.url}/${sequence}`, {
             method: 'PUT',
-            headers: { 'Content-Type': 'application/octet-stream' },
+            credentials: 'same-origin',
+            headers: {
+              'X-CSRF-Token': root.dataset.csrf,
+              'Content-Type': 'application/octet-stream',
+            },
             body: blob,
           });
-          return;
+          if (response.ok) return;
+          const body = await response.json().catch(() => ({}));
+          problem = body.error || `the service answered ${response.status}`;
+          const retryAfter = Number(response.headers.get('Retry-After'));
+          if (retryAfter > 0) wait = retryAfter * 1000;
+          else if (response.status < 500) return this.fail(problem);
         } catch (error) {
-          if (attempt >= 5) {
-            say('room-message', `A part of the recording could not be saved: ${error.message}`);
-            return;
-          }
-          await new Promise((resolve) => setTimeout(resolve, 500 * 2 ** attempt));
+          problem = error.message;
         }
+        if (Date.now() + wait > giveUpAt) return this.fail(problem);
+        await new Promise((resolve) => setTimeout(resolve, wait));
       }
+    }
+    fail(problem) {
+      this.failed = true;
+      say('room-message', `The recording could not be saved past this point: ${problem}`);
     }
     drained() {
       return this.queue;

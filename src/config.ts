@@ -155,6 +155,8 @@ const roomVariables = {
   RECORDINGS_DIR: z.string().min(1).default('./data/recordings'),
   RECORDING_MAX_BYTES: positiveInt.default(2 * 1024 * 1024 * 1024),
   RECORDING_CHUNK_MAX_BYTES: positiveInt.default(16 * 1024 * 1024),
+  /** Seconds after which a chunk's claim whose request never finished (its process died) lapses. */
+  RECORDING_CHUNK_CLAIM_SECONDS: z.coerce.number().int().min(2).max(3600).default(30),
   /** Days a recording is kept after its event is archived; 0 deletes it at archiving. */
   RECORDINGS_KEEP_DAYS_AFTER_ARCHIVE: nonNegativeInt.max(36_500).default(0),
 };
@@ -296,6 +298,8 @@ export interface Config {
     dir: string;
     maxBytes: number;
     chunkMaxBytes: number;
+    /** A chunk's claim lapses after this long; a writer gives it up at half of it. */
+    chunkClaimMs: number;
     /** Kept this long after the event is archived; 0: deleted when it is archived. */
     keepAfterArchiveMs: number;
   };
@@ -392,6 +396,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       dir: e.RECORDINGS_DIR,
       maxBytes: e.RECORDING_MAX_BYTES,
       chunkMaxBytes: e.RECORDING_CHUNK_MAX_BYTES,
+      chunkClaimMs: e.RECORDING_CHUNK_CLAIM_SECONDS * 1000,
       keepAfterArchiveMs: e.RECORDINGS_KEEP_DAYS_AFTER_ARCHIVE * 24 * 60 * 60 * 1000,
     },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },

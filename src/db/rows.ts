@@ -320,3 +320,19 @@ export interface RecordingRow {
   /** When retention deleted the file; the streaming URL answers 404 from then on. */
   deleted_at: EpochMs | null;
 }
+
+/** A chunk of a recording: claimed by one request, then committed with the recording's counts. */
+export interface RecordingChunkRow {
+  recording_id: string;
+  seq: number;
+  /** Where the chunk starts in the file (the recording's committed bytes when it was claimed). */
+  start_byte: number;
+  size: number;
+  /** SHA-256 of its bytes, hex: a retry with the same bytes is told from different content. */
+  digest: string;
+  /** The request holding the claim. */
+  claim_id: string;
+  claimed_at: EpochMs;
+  /** Null while claimed; once set, the chunk is acknowledged and never changes. */
+  committed_at: EpochMs | null;
+}

@@ -96,7 +96,10 @@ export function mountRecordingUploads(
   router.use(base, jsonErrors);
 }
 
-/** Runs the step; a refusal becomes its status and `{ error, … }`, success `status`. */
+/**
+ * Runs the step; a refusal becomes its status and `{ error, … }` (with Retry-After when the same
+ * request may succeed later), success `status`.
+ */
 async function answer(
   res: Response,
   status: number,
@@ -108,6 +111,9 @@ async function answer(
     else res.status(status).end();
   } catch (error) {
     if (!(error instanceof RecordingRefused)) throw error;
+    if (error.retryAfterSeconds !== undefined) {
+      res.setHeader('Retry-After', String(error.retryAfterSeconds));
+    }
     res.status(STATUS[error.kind]).json({ error: error.message, ...error.details });
   }
 }

@@ -3,6 +3,7 @@ import { LifecycleStore } from '../interviews/lifecycle/lifecycle-store.js';
 import { archiveDelayMs } from '../interviews/lifecycle/settle.js';
 import { LobbyPages } from '../lobby/lobby-pages.js';
 import type { SharedDependencies } from '../shared-dependencies.js';
+import { RecordingChunkStore } from './recording-chunk-store.js';
 import { RecordingFiles } from './recording-files.js';
 import { RecordingLinks } from './recording-links.js';
 import { RecordingRetention } from './recording-retention.js';
@@ -28,10 +29,12 @@ export function composeRecordings(
 ): Recordings {
   const { db, config } = shared;
   const store = new RecordingStore(db);
+  const chunks = new RecordingChunkStore(db);
   const files = new RecordingFiles(config.recordings.dir);
   const tokenBox = shared.boxes.recordingTokens;
   const service = new RecordingService({
     recordings: store,
+    chunks,
     lifecycle: new LifecycleStore(db),
     files,
     tokenBox,
@@ -51,6 +54,6 @@ export function composeRecordings(
         notFound: (res) => pages.notFound(res),
       }),
     links: new RecordingLinks(store, tokenBox, config.publicUrl),
-    retention: new RecordingRetention(store, files, config.recordings.keepAfterArchiveMs),
+    retention: new RecordingRetention(store, chunks, files, config.recordings.keepAfterArchiveMs),
   };
 }

@@ -27,8 +27,10 @@ export class RecordingFiles {
   }
 
   /**
-   * Writes `data` at byte `at`, after cutting whatever follows `at` (a tail written before a
-   * crash that was never acknowledged), and returns once the bytes are on disk.
+   * Writes `data` at byte `at`, then cuts whatever follows it (bytes of a chunk that was never
+   * acknowledged: a crash between its write and its commit), and returns once the bytes are on
+   * disk. The caller holds the claim on the chunk that starts at `at` (src/recordings/
+   * chunk-appends.ts): every byte before `at` is acknowledged and none after it is.
    */
   async writeAt(eventId: string, recordingId: string, at: number, data: Buffer): Promise<void> {
     const path = join(this.root, this.relativePath(eventId, recordingId));
@@ -39,7 +41,6 @@ export class RecordingFiles {
       if (size < at) {
         throw new Error(`recording file ${path} has ${size} bytes, ${at} were acknowledged`);
       }
-      if (size > at) await truncate(path, at);
       let written = 0;
       while (written < data.length) {
         const { bytesWritten } = await file.write(
@@ -50,6 +51,7 @@ export class RecordingFiles {
         );
         written += bytesWritten;
       }
+      if (size > at + data.length) await truncate(path, at + data.length);
       await file.sync();
     } finally {
       await file.close();

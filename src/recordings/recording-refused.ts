@@ -10,6 +10,8 @@ export class RecordingRefused extends DomainError {
     message: string,
     /** Facts the client can act on: the chunk it should send next, the recording in the way. */
     readonly details: { expectedSeq?: number; activeRecordingId?: string } = {},
+    /** Set when the same request may succeed later: how long to wait first (Retry-After). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }

@@ -8,7 +8,8 @@ import { settleEvent, settleInterviewee } from '../interviews/lifecycle/settle.j
 import { eventTransition } from '../interviews/lifecycle/state-machines.js';
 import { sha256Hex } from '../security/random.js';
 import type { SecretBox } from '../security/secret-box.js';
-import { KeyedQueue } from './keyed-queue.js';
+import { ChunkAppends } from './chunk-appends.js';
+import type { RecordingChunkStore } from './recording-chunk-store.js';
 import type { RecordingFiles } from './recording-files.js';
 import { RecordingRefused } from './recording-refused.js';
 import type { RecordingStore } from './recording-store.js';
@@ -28,6 +29,8 @@ export interface RecordingLimits {
   maxBytes: number;
   /** RECORDING_CHUNK_MAX_BYTES. */
   chunkMaxBytes: number;
+  /** RECORDING_CHUNK_CLAIM_SECONDS, in milliseconds: when a chunk's claim is taken for lost. */
+  chunkClaimMs: number;
 }
 
 /** What the streaming route needs of a recording: its file, and how much of it is acknowledged. */
@@ -39,6 +42,7 @@ export interface StreamableRecording {
 
 export interface RecordingServiceDependencies {
   recordings: RecordingStore;
+  chunks: RecordingChunkStore;
   lifecycle: LifecycleStore;
   files: RecordingFiles;
   tokenBox: SecretBox;
@@ -54,14 +58,25 @@ export interface RecordingServiceDependencies {
  * Recordings made by an interviewer's browser while the interviewee is in the interview
  * (README "Recordings"). A recording grows by numbered chunks: chunk `n` is appended only when
  * `n` chunks are acknowledged, and the database row (`bytes`, `chunks`) is the truth about the
- * file. A chunk is acknowledged only once it is on disk and its row update has committed, so an
- * acknowledged chunk survives a crash; a tail written before a crash is cut by the next chunk.
+ * file. A chunk is acknowledged only once it is on disk and its commit has moved the row, so an
+ * acknowledged chunk survives a crash; bytes past the row's count (a crash between a write and
+ * its commit) are never served and are overwritten by the next chunk.
  */
 export class RecordingService {
-  /** One chunk (or stop) of a recording at a time in this process. */
-  private readonly queue = new KeyedQueue();
+  private readonly appends: ChunkAppends;
 
-  constructor(private readonly deps: RecordingServiceDependencies) {}
+  constructor(private readonly deps: RecordingServiceDependencies) {
+    this.appends = new ChunkAppends({
+      recordings: deps.recordings,
+      chunks: deps.chunks,
+      files: deps.files,
+      clock: deps.clock,
+      maxBytes: deps.limits.maxBytes,
+      claimMs: deps.limits.chunkClaimMs,
+      existing: (eventId, recordingId) => this.existing(eventId, recordingId),
+      stop: (row) => this.stopRow(row),
+    });
+  }
 
   /**
    * Starts recording the interview in progress: the event is open, its interviewee is
@@ -124,9 +139,9 @@ export class RecordingService {
   }
 
   /**
-   * Appends chunk `seq` if it is the next one. The last acknowledged chunk sent again (a client
-   * retry) is acknowledged again without being appended; any other number is refused with the
-   * number expected.
+   * Appends chunk `seq` if it is the next one; a committed chunk sent again with the same bytes
+   * is acknowledged again, nothing written. The rules, decided in the database so that any
+   * process may handle any copy of a chunk: ChunkAppends.
    */
   async appendChunk(
     eventId: string,
@@ -141,34 +156,7 @@ export class RecordingService {
     }
     if (data.length === 0) throw new RecordingRefused('bad-input', 'The chunk is empty.');
     if (data.length > limits.chunkMaxBytes) throw chunkTooLarge(limits.chunkMaxBytes);
-    await this.queue.run(recordingId, async () => {
-      const row = await this.existing(eventId, recordingId);
-      if (row.started_by !== interviewerId) {
-        throw new RecordingRefused(
-          'forbidden',
-          'Only the interviewer who started this recording can add to it.',
-        );
-      }
-      if (seq === row.chunks - 1) return;
-      if (seq !== row.chunks) throw unexpectedChunk(row.chunks);
-      if (row.status !== 'recording') throw stopped();
-      if (row.bytes + data.length > limits.maxBytes) {
-        await this.stopRow(row);
-        throw new RecordingRefused(
-          'too-large',
-          `The recording has reached its limit of ${limits.maxBytes} bytes and has stopped.`,
-        );
-      }
-      await this.deps.files.writeAt(eventId, recordingId, row.bytes, data);
-      const acknowledged = await this.deps.recordings.inTransaction((store) =>
-        store.acknowledgeChunk(recordingId, seq, data.length),
-      );
-      if (acknowledged) return;
-      // Another process took this chunk (the same retry, sent elsewhere) or stopped the recording.
-      const now = await this.existing(eventId, recordingId);
-      if (now.chunks === seq + 1) return;
-      throw now.status === 'recording' ? unexpectedChunk(now.chunks) : stopped();
-    });
+    await this.appends.append({ eventId, recordingId, interviewerId, seq, data });
   }
 
   /** Stops the recording; any invited interviewer may, so that a lost browser's one can end. */
@@ -176,9 +164,7 @@ export class RecordingService {
     if (!(await this.deps.lifecycle.interviewer(eventId, interviewerId))) {
       throw notAnInterviewer();
     }
-    await this.queue.run(recordingId, async () => {
-      await this.stopRow(await this.existing(eventId, recordingId));
-    });
+    await this.stopRow(await this.existing(eventId, recordingId));
   }
 
   /** The event's recording in progress, for whoever opens one of its pages meanwhile. */
@@ -232,16 +218,6 @@ function alreadyRecording(activeRecordingId?: string): RecordingRefused {
     'Another interviewer is already recording this interview.',
     activeRecordingId ? { activeRecordingId } : {},
   );
-}
-
-function unexpectedChunk(expectedSeq: number): RecordingRefused {
-  return new RecordingRefused('conflict', `The next chunk of this recording is ${expectedSeq}.`, {
-    expectedSeq,
-  });
-}
-
-function stopped(): RecordingRefused {
-  return new RecordingRefused('conflict', 'This recording has stopped.');
 }
 
 function chunkTooLarge(limit: number): RecordingRefused {

@@ -31,14 +31,14 @@ export class RecordingStore extends Store {
   }
 
   /**
-   * Acknowledges chunk `seq` of `size` bytes if it is the next one of a live recording; false
-   * when another request acknowledged it first or the recording stopped meanwhile.
+   * Moves a live recording from `seq` chunks and `fromBytes` bytes to one chunk of `size` more
+   * (compare-and-set on both); false when it is no longer there, e.g. stopped meanwhile.
    */
-  async acknowledgeChunk(id: string, seq: number, size: number): Promise<boolean> {
+  async advance(id: string, seq: number, fromBytes: number, size: number): Promise<boolean> {
     const changed = await this.db('recordings')
-      .where({ id, chunks: seq, status: 'recording' })
+      .where({ id, chunks: seq, bytes: fromBytes, status: 'recording' })
       .whereNull('deleted_at')
-      .update({ bytes: this.db.raw('bytes + ?', [size]), chunks: seq + 1 });
+      .update({ bytes: fromBytes + size, chunks: seq + 1 });
     return changed === 1;
   }
 

@@ -34,6 +34,7 @@ const TABLES = [
   'recordings',
   'room_connections',
   'email_tokens',
+  'recording_chunks',
 ];
 
 async function existingTables(db: Database): Promise<string[]> {
@@ -66,6 +67,7 @@ describeEachDialect(
         '0013_room_connections',
         '0014_email_verification',
         '0015_app_publisher',
+        '0017_recording_chunks',
       ]);
       assert.deepEqual(await existingTables(db), TABLES);
       assert.deepEqual(await pendingMigrations(db), []);
@@ -73,6 +75,7 @@ describeEachDialect(
 
       const reverted = await rollbackAll(db);
       assert.deepEqual(reverted, [
+        '0017_recording_chunks',
         '0015_app_publisher',
         '0014_email_verification',
         '0013_room_connections',

@@ -1,4 +1,5 @@
 import { mkdtempSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Database } from '../../src/db/database.js';
@@ -59,7 +60,8 @@ export class LobbyBrowser {
     this.cookies.delete(name);
   }
 
-  private cookieHeader(): string {
+  /** The `Cookie` header this browser sends. */
+  cookieHeader(): string {
     return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
   }
 }
@@ -120,6 +122,13 @@ export async function admitInterviewee(
   if (admit !== 303) throw new Error(`admit answered ${admit}`);
 }
 
+/** A chunk upload's answer, read whole. */
+export interface ChunkAnswer {
+  status: number;
+  retryAfter: string | undefined;
+  body: { error?: string; expectedSeq?: number };
+}
+
 /** The recording API as the lobby page's script calls it. */
 export class RecordingClient {
   constructor(
@@ -142,6 +151,47 @@ export class RecordingClient {
         'x-csrf-token': this.browser.csrfToken,
         'content-type': 'application/octet-stream',
       },
+    });
+  }
+
+  /**
+   * The chunk on a connection of its own, closed after the answer: requests sent at once reach
+   * different cluster workers, as a browser's retry on a new connection may.
+   */
+  chunkOnOwnConnection(id: string, seq: number, data: Uint8Array): Promise<ChunkAnswer> {
+    const url = new URL(`${this.browser.base}${this.lobbyPath}/recordings/${id}/chunks/${seq}`);
+    return new Promise((resolve, reject) => {
+      const sent = request(
+        url,
+        {
+          method: 'PUT',
+          agent: false,
+          headers: {
+            cookie: this.browser.cookieHeader(),
+            'x-csrf-token': this.browser.csrfToken,
+            'content-type': 'application/octet-stream',
+            'content-length': data.length,
+          },
+        },
+        (response) => {
+          const parts: Buffer[] = [];
+          response.on('data', (part: Buffer) => parts.push(part));
+          response.on('error', reject);
+          response.on('end', () => {
+            const text = Buffer.concat(parts).toString();
+            resolve({
+              status: response.statusCode ?? 0,
+              retryAfter: response.headers['retry-after'],
+              body:
+                text && /json/.test(response.headers['content-type'] ?? '')
+                  ? (JSON.parse(text) as ChunkAnswer['body'])
+                  : {},
+            });
+          });
+        },
+      );
+      sent.on('error', reject);
+      sent.end(data);
     });
   }
 

@@ -256,9 +256,12 @@ describeEachDialect('recordings: retention after archiving', (database) => {
       .where({ id: event.eventId })
       .first();
     const clock = new ManualClock(endAt + DAY);
+    const chunkRows = () => database().db('recording_chunks').where({ recording_id: id });
+    assert.equal((await chunkRows()).length, 1);
     const counts = await testCliServices(database().db, { clock, env }).sweepInterviews();
     assert.equal(counts.recordingsDeleted, 1);
     const row = await database().db('recordings').where({ id }).first();
     assert.equal(row.deleted_at, endAt + DAY);
+    assert.equal((await chunkRows()).length, 0, 'its chunks are forgotten with it');
   });
 });

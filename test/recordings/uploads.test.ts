@@ -102,7 +102,7 @@ describeEachDialect('recordings: uploads from the interviewer lobby', (database)
     assert.equal(rows.length, 1);
   });
 
-  it('acknowledges a retried chunk again without appending it, and refuses a gap with the number expected', async () => {
+  it('acknowledges a retried chunk again without appending it, refuses other bytes under its number, and refuses a gap with the number expected', async () => {
     const { event, lee } = await interviewing();
     const id = await lee.started();
     const first = randomBytes(300);
@@ -121,6 +121,17 @@ describeEachDialect('recordings: uploads from the interviewer lobby', (database)
     assert.equal((await lee.chunk(id, 1, new Uint8Array())).status, 400, 'an empty chunk');
     assert.deepEqual(fileOf(event, id), first);
     assert.equal((await row(id)).chunks, 1);
+
+    const second = randomBytes(200);
+    assert.equal((await lee.chunk(id, 1, second)).status, 204);
+    assert.equal((await lee.chunk(id, 0, first)).status, 204, 'an older chunk, the same bytes');
+    const other = await lee.chunk(id, 0, randomBytes(300));
+    assert.equal(other.status, 409, 'an older chunk, other bytes');
+    const refused = (await other.json()) as { error: string };
+    assert.match(refused.error, /already saved with different content/);
+    assert.equal(other.headers.get('retry-after'), null);
+    assert.deepEqual(fileOf(event, id), Buffer.concat([first, second]));
+    assert.equal((await row(id)).chunks, 2);
   });
 
   it('refuses a chunk over RECORDING_CHUNK_MAX_BYTES (413), and stops a recording at RECORDING_MAX_BYTES (413)', async () => {
@@ -203,8 +214,9 @@ describeEachDialect('recordings: uploads from the interviewer lobby', (database)
       pending = refused;
     }
     assert.deepEqual(pending, []);
-    // A retry of every chunk once more changes nothing but the last one's acknowledgement.
-    assert.equal((await lee.chunk(id, 19, chunks[19]!)).status, 204);
+    // Every chunk sent once more is acknowledged again and changes nothing.
+    const again = await Promise.all(chunks.map((chunk, seq) => lee.chunk(id, seq, chunk)));
+    assert.deepEqual(new Set(again.map((answer) => answer.status)), new Set([204]));
     assert.deepEqual(fileOf(event, id), Buffer.concat(chunks));
     const stored = await row(id);
     assert.equal(stored.chunks, 20);
