@@ -116,10 +116,18 @@
   // The live connection
   // ---------------------------------------------------------------------------------------
 
+  const FIRST_RETRY_MS = 2000;
+  const LONGEST_RETRY_MS = 30000;
+  let retryMs = FIRST_RETRY_MS;
+
   function connect() {
     const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
     const socket = new WebSocket(`${scheme}//${location.host}${root.dataset.live}`);
     state.socket = socket;
+    let openedAt = 0;
+    socket.addEventListener('open', () => {
+      openedAt = Date.now();
+    });
     socket.addEventListener('message', (event) => {
       let message;
       try {
@@ -136,11 +144,15 @@
       const wasJoined = state.joined;
       closePeers();
       state.joined = false;
+      // A connection that held a while was lost by chance: soon back. One the service refused
+      // (too many pages open) or cut off at once (it stopped reading) waits longer each time.
+      const held = openedAt > 0 && Date.now() - openedAt > LONGEST_RETRY_MS;
+      retryMs = held ? FIRST_RETRY_MS : Math.min(retryMs * 2, LONGEST_RETRY_MS);
       say('connection-state', 'The connection was lost. Reconnecting…');
       setTimeout(() => {
         connect();
         if (wasJoined) state.socket.addEventListener('open', () => join(), { once: true });
-      }, 2000);
+      }, retryMs);
     });
   }
 

@@ -142,6 +142,49 @@ export interface IceServer {
   credential?: string;
 }
 
+/**
+ * What one process holds for the live connections of the interview pages (docs/realtime.md,
+ * "Bounds"): what may wait to be sent to one browser, and how many connections one event, one
+ * participant and one address may have open.
+ */
+export interface LiveConnectionLimits {
+  /** A connection with more than this waiting to be sent is closed (it stopped reading). */
+  sendBufferMaxBytes: number;
+  perEvent: number;
+  /** Per interviewer identity or interviewee link, of one event. */
+  perParticipant: number;
+  /** Per client address (X-Forwarded-For's first entry when TRUST_PROXY=true), of any events. */
+  perAddress: number;
+}
+
+export const DEFAULT_LIVE_CONNECTION_LIMITS: Readonly<LiveConnectionLimits> = {
+  // Far above what signalling needs (an SDP offer is a few KiB), far below a worker's heap.
+  sendBufferMaxBytes: 4 * 1024 * 1024,
+  perEvent: 100,
+  // A person's lobby page and room page in a few tabs each.
+  perParticipant: 8,
+  // An office behind one NAT, several interviews at once.
+  perAddress: 32,
+};
+
+/** In flight on the realtime bus from one process (or relayed to one worker), at most. */
+export const DEFAULT_REALTIME_BACKLOG_MAX_BYTES = 16 * 1024 * 1024;
+
+const liveConnectionVariables = {
+  // Room for the largest message (a 64 KiB signal) with margin.
+  LIVE_SEND_BUFFER_MAX_BYTES: positiveInt
+    .min(256 * 1024)
+    .default(DEFAULT_LIVE_CONNECTION_LIMITS.sendBufferMaxBytes),
+  LIVE_CONNECTIONS_PER_EVENT: positiveInt.default(DEFAULT_LIVE_CONNECTION_LIMITS.perEvent),
+  LIVE_CONNECTIONS_PER_PARTICIPANT: positiveInt.default(
+    DEFAULT_LIVE_CONNECTION_LIMITS.perParticipant,
+  ),
+  LIVE_CONNECTIONS_PER_ADDRESS: positiveInt.default(DEFAULT_LIVE_CONNECTION_LIMITS.perAddress),
+  REALTIME_BACKLOG_MAX_BYTES: positiveInt
+    .min(64 * 1024)
+    .default(DEFAULT_REALTIME_BACKLOG_MAX_BYTES),
+};
+
 const roomVariables = {
   /** Redis pub/sub for live updates and signalling between processes, instead of LISTEN/NOTIFY. */
   REDIS_URL: z
@@ -159,6 +202,7 @@ const roomVariables = {
   RECORDING_CHUNK_CLAIM_SECONDS: z.coerce.number().int().min(2).max(3600).default(30),
   /** Days a recording is kept after its event is archived; 0 deletes it at archiving. */
   RECORDINGS_KEEP_DAYS_AFTER_ARCHIVE: nonNegativeInt.max(36_500).default(0),
+  ...liveConnectionVariables,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -286,7 +330,11 @@ export interface Config {
   workerMaxOldSpaceMb: number;
   /** Redis pub/sub between processes (live updates, signalling); unset: the database's own. */
   redisUrl?: string;
+  /** Bytes a process may have in flight on the realtime bus; past it, messages are dropped. */
+  realtimeBacklogMaxBytes: number;
   room: {
+    /** Bounds on the live connections of the interview pages, per process. */
+    live: LiveConnectionLimits;
     /** STUN/TURN servers handed to browsers; none are needed on one network. */
     iceServers: IceServer[];
     /** Participants that may send video at once; more join with audio only. */
@@ -387,7 +435,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workers: e.WORKERS ?? (e.NODE_ENV === 'production' ? availableParallelism() : 1),
     workerMaxOldSpaceMb: e.WORKER_MAX_OLD_SPACE_MB,
     redisUrl: e.REDIS_URL,
+    realtimeBacklogMaxBytes: e.REALTIME_BACKLOG_MAX_BYTES,
     room: {
+      live: {
+        sendBufferMaxBytes: e.LIVE_SEND_BUFFER_MAX_BYTES,
+        perEvent: e.LIVE_CONNECTIONS_PER_EVENT,
+        perParticipant: e.LIVE_CONNECTIONS_PER_PARTICIPANT,
+        perAddress: e.LIVE_CONNECTIONS_PER_ADDRESS,
+      },
       iceServers: e.ICE_SERVERS ?? [],
       maxVideoParticipants: e.ROOM_MAX_VIDEO_PARTICIPANTS,
       emptyGraceMs: e.ROOM_EMPTY_GRACE_SECONDS * 1000,

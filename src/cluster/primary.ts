@@ -4,7 +4,7 @@ import type { Config } from '../config.js';
 import { metricsEnabled } from '../observability/compose.js';
 import { startMetricsServer, type MetricsServer } from '../observability/metrics-server.js';
 import { prepareDatabase } from '../server.js';
-import { relayBroadcast } from './broadcast.js';
+import { broadcastRelay } from './broadcast.js';
 import { serveClusterMetrics } from './metrics-relay.js';
 import { WorkerPool } from './worker-pool.js';
 
@@ -18,7 +18,7 @@ const STOP_MARGIN_MS = 5_000;
  */
 export async function runPrimary(config: Config, logger: Logger): Promise<void> {
   await prepareDatabase({ config, logger });
-  cluster.on('message', relayBroadcast);
+  cluster.on('message', broadcastRelay(config.realtimeBacklogMaxBytes, logger));
   let metricsServer: MetricsServer | undefined;
   if (metricsEnabled(config.metrics)) {
     const source = serveClusterMetrics();

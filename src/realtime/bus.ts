@@ -16,14 +16,24 @@ export interface RealtimeBus {
   /**
    * Delivers to every subscriber of every process of this deployment, this process included,
    * once each. Resolves when handed to the transport; rejects when the transport does not take
-   * it within a few seconds (the message is then lost, later ones are unaffected), when the body
-   * is not JSON-serialisable, or after close().
+   * it within a few seconds (the message is then lost, later ones are unaffected), with
+   * RealtimeBusBusyError when this process already has its most bytes in flight (the message is
+   * dropped: a slow transport never makes messages pile up in memory), when the body is not
+   * JSON-serialisable, or after close().
    */
   publish(message: RealtimeMessage): Promise<void>;
   /** Returns the function that unsubscribes. Listener errors are caught and logged, never break delivery. */
   subscribe(listener: RealtimeListener): () => void;
   /** Stops listening and releases connections; idempotent; never hangs. */
   close(): Promise<void>;
+}
+
+/** Publishing faster than the transport takes messages: this one is dropped (already logged). */
+export class RealtimeBusBusyError extends Error {
+  override name = 'RealtimeBusBusyError';
+  constructor() {
+    super('the realtime bus has its most bytes in flight; the message was dropped');
+  }
 }
 
 export class RealtimeBusClosedError extends Error {

@@ -17,14 +17,15 @@ export function createRealtimeBus(config: Config, logger: Logger): RealtimeBus {
   const busLogger = logger.child({ component: 'realtime' });
   if (config.redisUrl) {
     const channel = redisChannelFor(deploymentIdentity(config.database));
-    return new RedisBus(config.redisUrl, channel, busLogger);
+    return new RedisBus(config.redisUrl, channel, busLogger, config.realtimeBacklogMaxBytes);
   }
   const openChannel = notificationChannelOpener(config.database);
   if (openChannel) {
     return new DatabaseBus(
       (onPayload) => openChannel({ name: 'realtime', logger: busLogger, onPayload }),
       busLogger,
+      config.realtimeBacklogMaxBytes,
     );
   }
-  return new LocalBus(busLogger);
+  return new LocalBus(busLogger, config.realtimeBacklogMaxBytes);
 }

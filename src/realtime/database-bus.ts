@@ -1,7 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
+import { ByteBudget } from '../byte-budget.js';
 import type { NotificationChannel } from '../db/notifications.js';
-import { RealtimeBusClosedError, type RealtimeBus, type RealtimeMessage } from './bus.js';
+import {
+  RealtimeBusBusyError,
+  RealtimeBusClosedError,
+  type RealtimeBus,
+  type RealtimeMessage,
+} from './bus.js';
 import { MessageAssembler, splitIntoParts } from './message-parts.js';
 import { Subscribers } from './subscribers.js';
 import { encodeMessage } from './wire.js';
@@ -15,6 +21,7 @@ export class DatabaseBus implements RealtimeBus {
   private readonly subscribers: Subscribers;
   private readonly assembler = new MessageAssembler();
   private readonly channel: NotificationChannel;
+  private readonly backlog: ByteBudget;
   /** Makes message ids unique across processes. */
   private readonly sender = randomBytes(6).toString('base64url');
   private sequence = 0;
@@ -23,8 +30,10 @@ export class DatabaseBus implements RealtimeBus {
   constructor(
     openChannel: (onPayload: (payload: string) => void) => NotificationChannel,
     logger: Logger,
+    backlogMaxBytes: number,
   ) {
     this.subscribers = new Subscribers(logger);
+    this.backlog = new ByteBudget(backlogMaxBytes, logger, 'realtime messages (PostgreSQL)');
     this.channel = openChannel((payload) => {
       const text = this.assembler.add(payload);
       if (text !== undefined) this.subscribers.deliverText(text);
@@ -33,10 +42,17 @@ export class DatabaseBus implements RealtimeBus {
 
   async publish(message: RealtimeMessage): Promise<void> {
     if (this.closed) throw new RealtimeBusClosedError();
-    const id = `${this.sender}.${(this.sequence++).toString(36)}`;
-    const parts = splitIntoParts(encodeMessage(message), id, this.channel.maxPayloadBytes);
-    // Queued now, all of them: the channel sends in call order, so parts and messages keep it.
-    await Promise.all(parts.map((part) => this.channel.notify(part)));
+    const text = encodeMessage(message);
+    const bytes = Buffer.byteLength(text);
+    if (!this.backlog.take(bytes)) throw new RealtimeBusBusyError();
+    try {
+      const id = `${this.sender}.${(this.sequence++).toString(36)}`;
+      const parts = splitIntoParts(text, id, this.channel.maxPayloadBytes);
+      // Queued now, all of them: the channel sends in call order, so parts and messages keep it.
+      await Promise.all(parts.map((part) => this.channel.notify(part)));
+    } finally {
+      this.backlog.give(bytes);
+    }
   }
 
   subscribe(listener: (message: RealtimeMessage) => void): () => void {

@@ -1,8 +1,14 @@
 import { createHash } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import { ByteBudget } from '../byte-budget.js';
 import { settleWithin } from '../deadlines.js';
-import { RealtimeBusClosedError, type RealtimeBus, type RealtimeMessage } from './bus.js';
+import {
+  RealtimeBusBusyError,
+  RealtimeBusClosedError,
+  type RealtimeBus,
+  type RealtimeMessage,
+} from './bus.js';
 import { Subscribers } from './subscribers.js';
 import { encodeMessage } from './wire.js';
 
@@ -26,14 +32,17 @@ export class RedisBus implements RealtimeBus {
   private readonly subscribers: Subscribers;
   private readonly publisher: Redis;
   private readonly subscriber: Redis;
+  private readonly backlog: ByteBudget;
   private closing: Promise<void> | undefined;
 
   constructor(
     url: string,
     private readonly channel: string,
     logger: Logger,
+    backlogMaxBytes: number,
   ) {
     this.subscribers = new Subscribers(logger);
+    this.backlog = new ByteBudget(backlogMaxBytes, logger, 'realtime messages (Redis)');
     const options = {
       commandTimeout: COMMAND_TIMEOUT_MS,
       retryStrategy: (attempt: number) => Math.min(attempt * 100, LONGEST_RETRY_MS),
@@ -50,8 +59,15 @@ export class RedisBus implements RealtimeBus {
 
   async publish(message: RealtimeMessage): Promise<void> {
     if (this.closing) throw new RealtimeBusClosedError();
-    // One connection sends commands in call order, so this process's messages keep it.
-    await this.publisher.publish(this.channel, encodeMessage(message));
+    const text = encodeMessage(message);
+    const bytes = Buffer.byteLength(text);
+    if (!this.backlog.take(bytes)) throw new RealtimeBusBusyError();
+    try {
+      // One connection sends commands in call order, so this process's messages keep it.
+      await this.publisher.publish(this.channel, text);
+    } finally {
+      this.backlog.give(bytes);
+    }
   }
 
   subscribe(listener: (message: RealtimeMessage) => void): () => void {

@@ -40,6 +40,8 @@ export function composeRoom(
     publicUrl: config.publicUrl,
     iceServers: config.room.iceServers,
     maxVideoParticipants: config.room.maxVideoParticipants,
+    limits: config.room.live,
+    trustProxy: config.trustProxy,
     logger,
   });
   const sweepNow = async () => {

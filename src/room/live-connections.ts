@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
-import type { IceServer } from '../config.js';
+import type { IceServer, LiveConnectionLimits } from '../config.js';
 import type { EventChanges } from '../interviews/event-changes.js';
 import {
   TransitionRefused,
@@ -11,7 +11,10 @@ import {
 } from '../interviews/lifecycle/interview-lifecycle.js';
 import { LOBBY_PATHS } from '../interviews/lobby-links.js';
 import type { LobbyRole } from '../interviews/vocabulary.js';
-import type { RealtimeBus, RealtimeMessage } from '../realtime/bus.js';
+import { RealtimeBusBusyError, type RealtimeBus, type RealtimeMessage } from '../realtime/bus.js';
+import { clientAddress } from './client-address.js';
+import { ConnectionLimits, isRefusal, type ConnectionPlace } from './connection-limits.js';
+import { MembershipQueue, type MembershipChange, type RoomNotice } from './membership-queue.js';
 import {
   ROOM_TOPICS,
   isObject,
@@ -23,11 +26,13 @@ import {
   type RecordingBody,
   type SignalBody,
 } from './room-messages.js';
+import { RoomRecheck } from './room-recheck.js';
 import {
   CONNECTION_TOUCH_INTERVAL_MS,
   type RoomParticipant,
   type RoomService,
 } from './room-service.js';
+import { refuseUpgrade } from './upgrade-refusal.js';
 
 /** `/lobby/<role>/<token>/live`: the live connection of a lobby page or of the room behind it. */
 const LIVE_PATH = /^\/lobby\/(interviewer|interviewee)\/([A-Za-z0-9_-]{16,128})\/live$/;
@@ -35,8 +40,17 @@ const LIVE_PATH = /^\/lobby\/(interviewer|interviewee)\/([A-Za-z0-9_-]{16,128})\
 const MAX_MESSAGE_BYTES = 64 * 1024;
 /** Messages a connection may send per second (ICE candidates come in bursts). */
 const MAX_MESSAGES_PER_SECOND = 100;
-/** Live connections one process holds for one event: its pages, in every tab of everyone invited. */
-const MAX_CONNECTIONS_PER_EVENT = 100;
+/**
+ * Bytes of one connection's own signals still on their way over the realtime bus: sixteen of
+ * the largest, hundreds of ordinary ones. Past it that connection's signals are dropped, so one
+ * browser cannot take the whole process's share of the bus (REALTIME_BACKLOG_MAX_BYTES).
+ */
+const MAX_SIGNAL_BYTES_IN_FLIGHT = 1024 * 1024;
+/** How long a connection we close may take to answer the closing handshake before it is cut. */
+const CLOSE_GRACE_MS = 5_000;
+/** WebSocket close codes (RFC 6455 §7.4.1). */
+const CLOSE_POLICY_VIOLATION = 1008;
+const CLOSE_TRY_AGAIN_LATER = 1013;
 /** How much later than its announcement a recording begins, so that everybody is told first. */
 export const RECORDING_NOTICE_MS = 3000;
 
@@ -54,6 +68,10 @@ export interface LiveConnectionDependencies {
   publicUrl: string;
   iceServers: IceServer[];
   maxVideoParticipants: number;
+  /** What one connection may have waiting, and how many one event, person and address may open. */
+  limits: LiveConnectionLimits;
+  /** Whether X-Forwarded-For names the client (TRUST_PROXY), for the per-address cap. */
+  trustProxy: boolean;
   logger: Logger;
 }
 
@@ -64,10 +82,16 @@ interface Connection {
   socket: WebSocket;
   /** Set while the connection is in the room; null while it only watches the lobby. */
   peer: Peer | null;
-  /** True while its entry into the room is being decided; a second `join` meanwhile is ignored. */
-  entering: boolean;
+  /** Its joins and leaves, one at a time and in order. */
+  membership: MembershipQueue;
+  /** Its place under the connection caps, given back once it is gone. */
+  place: ConnectionPlace;
+  /** Closed (or being closed): nothing more is sent to it, and it has left or is leaving. */
+  gone: boolean;
   alive: boolean;
   window: { startedAt: number; count: number };
+  /** Bytes of its signals published but not yet taken by the bus. */
+  signalBytesInFlight: number;
 }
 
 /**
@@ -87,11 +111,25 @@ export class LiveConnections {
   });
   private readonly connections = new Map<string, Connection>();
   private readonly byEvent = new Map<string, Set<Connection>>();
+  private readonly limits: ConnectionLimits;
+  private readonly recheck: RoomRecheck;
   private readonly stopListening: Array<() => void> = [];
   private readonly heartbeat: NodeJS.Timeout;
   private closing = false;
 
   constructor(private readonly deps: LiveConnectionDependencies) {
+    this.limits = new ConnectionLimits(deps.limits);
+    this.recheck = new RoomRecheck(
+      deps.lifecycle,
+      (eventId) =>
+        [...(this.byEvent.get(eventId) ?? [])]
+          .filter((connection) => connection.peer || connection.membership.busy)
+          .map((connection) => ({
+            participant: connection.participant,
+            leave: (notice) => void connection.membership.request({ kind: 'leave', notice }),
+          })),
+      deps.logger,
+    );
     this.stopListening.push(
       deps.bus.subscribe((message) => this.onBusMessage(message)),
       deps.changes.onChange((eventId) => this.publish(ROOM_TOPICS.changed, { eventId })),
@@ -108,7 +146,7 @@ export class LiveConnections {
     const [, role = '', token = ''] = match;
     this.accept(req, socket, head, role as LobbyRole, token).catch((error: unknown) => {
       this.deps.logger.error({ err: error }, 'live connection could not be opened');
-      refuse(socket, 500, 'text/plain', 'The connection could not be opened.');
+      refuseUpgrade(socket, 500, 'text/plain', 'The connection could not be opened.');
     });
     return true;
   }
@@ -130,7 +168,7 @@ export class LiveConnections {
     for (const stop of this.stopListening) stop();
     await Promise.allSettled(
       [...this.connections.values()].map(async (connection) => {
-        if (connection.peer) await this.leaveRoom(connection);
+        await connection.membership.close();
         connection.socket.close(1001, 'The service is restarting.');
       }),
     );
@@ -147,37 +185,54 @@ export class LiveConnections {
   ): Promise<void> {
     const origin = req.headers.origin;
     if (origin !== undefined && origin !== new URL(this.deps.publicUrl).origin) {
-      return refuse(socket, 403, 'text/plain', 'Connections from other sites are refused.');
+      return refuseUpgrade(socket, 403, 'text/plain', 'Connections from other sites are refused.');
     }
+    const address = clientAddress(req, this.deps.trustProxy);
+    const crowded = this.limits.refusalForAddress(address);
+    if (crowded) return refuseUpgrade(socket, crowded.status, 'text/plain', crowded.message);
     const access = await this.deps.lifecycle.access(role, token);
     if (!access || access.role !== role) {
-      return refuse(socket, 404, 'text/html', this.deps.notFoundPage());
+      return refuseUpgrade(socket, 404, 'text/html', this.deps.notFoundPage());
     }
     const place = { eventId: access.eventId, path: `${LOBBY_PATHS[role]}/${token}` };
     const interviewerId = role === 'interviewer' ? this.deps.recallInterviewer(req, place) : null;
     const participant = this.deps.room.participantOf(access, interviewerId);
     if (!participant) {
-      return refuse(socket, 403, 'text/plain', 'Enter your email on the lobby page first.');
+      return refuseUpgrade(socket, 403, 'text/plain', 'Enter your email on the lobby page first.');
     }
-    if (this.closing) return refuse(socket, 503, 'text/plain', 'The service is restarting.');
-    if ((this.byEvent.get(access.eventId)?.size ?? 0) >= MAX_CONNECTIONS_PER_EVENT) {
-      return refuse(socket, 503, 'text/plain', 'Too many pages of this event are open.');
-    }
-    this.server.handleUpgrade(req, socket, head, (ws) =>
-      this.open(ws, access.eventId, participant),
-    );
+    if (this.closing) return refuseUpgrade(socket, 503, 'text/plain', 'The service is restarting.');
+    if (socket.destroyed) return;
+    const taken = this.limits.take({ eventId: access.eventId, participant, address });
+    if (isRefusal(taken)) return refuseUpgrade(socket, taken.status, 'text/plain', taken.message);
+    // A handshake that fails never opens: its place is given back with its socket.
+    let opened = false;
+    socket.once('close', () => {
+      if (!opened) taken.release();
+    });
+    this.server.handleUpgrade(req, socket, head, (ws) => {
+      opened = true;
+      this.open(ws, access.eventId, participant, taken);
+    });
   }
 
-  private open(socket: WebSocket, eventId: string, participant: RoomParticipant): void {
+  private open(
+    socket: WebSocket,
+    eventId: string,
+    participant: RoomParticipant,
+    place: ConnectionPlace,
+  ): void {
     const connection: Connection = {
       id: randomUUID(),
       eventId,
       participant,
       socket,
       peer: null,
-      entering: false,
+      membership: new MembershipQueue((change) => this.changeMembership(connection, change)),
+      place,
+      gone: false,
       alive: true,
       window: { startedAt: Date.now(), count: 0 },
+      signalBytesInFlight: 0,
     };
     this.connections.set(connection.id, connection);
     let peers = this.byEvent.get(eventId);
@@ -188,9 +243,14 @@ export class LiveConnections {
       connection.alive = true;
     });
     socket.on('message', (data, isBinary) => {
-      if (!this.withinRate(connection)) return socket.close(1008, 'Too many messages.');
-      const message = isBinary ? null : parseClientMessage(rawText(data));
-      if (message) void this.handle(connection, message);
+      if (connection.gone) return;
+      if (!this.withinRate(connection)) {
+        return this.cutOff(connection, CLOSE_POLICY_VIOLATION, 'Too many messages.');
+      }
+      if (isBinary) return;
+      const text = rawText(data);
+      const message = parseClientMessage(text);
+      if (message) void this.handle(connection, message, Buffer.byteLength(text));
     });
     socket.on('error', () => socket.terminate());
     socket.on('close', () => void this.forget(connection));
@@ -214,21 +274,26 @@ export class LiveConnections {
     }
   }
 
-  private async handle(connection: Connection, message: ClientMessage): Promise<void> {
+  /** `bytes`: the message's size as it arrived, what its signal takes on the bus. */
+  private async handle(
+    connection: Connection,
+    message: ClientMessage,
+    bytes: number,
+  ): Promise<void> {
     try {
       switch (message.type) {
         case 'join':
-          return await this.joinRoom(connection, message.video);
+          return await connection.membership.request({ kind: 'join', video: message.video });
         case 'leave':
-          return await this.leaveRoom(connection);
+          return await connection.membership.request({ kind: 'leave' });
         case 'signal':
           if (!connection.peer) return;
-          return this.publish(ROOM_TOPICS.signal, {
+          return this.publishSignal(connection, bytes, {
             eventId: connection.eventId,
             from: connection.id,
             to: message.to,
             data: message.data,
-          } satisfies SignalBody);
+          });
         case 'media':
           if (!connection.peer) return;
           connection.peer = { ...connection.peer, ...pick(message) };
@@ -243,13 +308,24 @@ export class LiveConnections {
     }
   }
 
-  private async joinRoom(connection: Connection, offersVideo: boolean): Promise<void> {
-    if (connection.peer || connection.entering) return;
-    connection.entering = true;
+  /** One change of the connection's membership (its MembershipQueue calls it, one at a time). */
+  private async changeMembership(connection: Connection, change: MembershipChange): Promise<void> {
     try {
-      await this.enterRoom(connection, offersVideo);
-    } finally {
-      connection.entering = false;
+      if (change.kind === 'leave') return await this.leaveRoom(connection, change.notice);
+      // Already in the room, or closed meanwhile: nothing to do.
+      if (connection.peer || connection.gone) return;
+      await this.enterRoom(connection, change.video);
+    } catch (error) {
+      if (connection.gone) {
+        // The row stays until the sweeper takes it for an orphan; the room survives that.
+        this.deps.logger.warn({ err: error }, 'a closed connection could not leave its room');
+        return;
+      }
+      this.deps.logger.error({ err: error, type: change.kind }, 'live connection message failed');
+      this.send(connection, {
+        type: 'refused',
+        message: 'Something went wrong on our side. Reload the page and try again.',
+      });
     }
   }
 
@@ -282,8 +358,8 @@ export class LiveConnections {
     }
     const nameOf = (role: string, id: string) =>
       people.find((person) => person.role === role && person.id === id)?.name ?? 'Guest';
-    connection.peer.name = nameOf(participant.role, participant.id);
-    if (connection.socket.readyState !== connection.socket.OPEN) {
+    connection.peer = { ...connection.peer, name: nameOf(participant.role, participant.id) };
+    if (connection.gone || connection.socket.readyState !== connection.socket.OPEN) {
       // The browser went away while it was entering: it leaves at once.
       await this.leaveRoom(connection);
       return;
@@ -308,7 +384,8 @@ export class LiveConnections {
     this.publish(ROOM_TOPICS.changed, { eventId } satisfies ChangedBody);
   }
 
-  private async leaveRoom(connection: Connection): Promise<void> {
+  /** Takes the connection out of the room, if it is in; `notice` tells the person why. */
+  private async leaveRoom(connection: Connection, notice?: RoomNotice): Promise<void> {
     const peer = connection.peer;
     if (!peer) return;
     connection.peer = null;
@@ -319,19 +396,33 @@ export class LiveConnections {
       peer,
     } satisfies PeerBody);
     this.publish(ROOM_TOPICS.changed, { eventId: connection.eventId } satisfies ChangedBody);
+    if (notice) this.send(connection, notice);
   }
 
+  /** The connection is closed or being closed: it gives back its place and leaves the room. */
   private async forget(connection: Connection): Promise<void> {
+    if (connection.gone) return;
+    connection.gone = true;
+    connection.place.release();
     this.connections.delete(connection.id);
     const peers = this.byEvent.get(connection.eventId);
     peers?.delete(connection);
     if (peers?.size === 0) this.byEvent.delete(connection.eventId);
-    try {
-      await this.leaveRoom(connection);
-    } catch (error) {
-      // The row stays until the sweeper takes it for an orphan; the room survives that.
-      this.deps.logger.warn({ err: error }, 'a closed connection could not leave its room');
-    }
+    await connection.membership.close();
+  }
+
+  /**
+   * Closes a connection the service will not keep (it stopped reading, or sends too much), and
+   * treats it as gone at once: it leaves the room now, not when the browser answers the close.
+   */
+  private cutOff(connection: Connection, code: number, reason: string): void {
+    const socket = connection.socket;
+    socket.close(code, reason);
+    // A browser that stopped reading never answers the close: its socket goes after a grace.
+    const timer = setTimeout(() => socket.terminate(), CLOSE_GRACE_MS);
+    timer.unref();
+    socket.once('close', () => clearTimeout(timer));
+    void this.forget(connection);
   }
 
   private onBusMessage(message: RealtimeMessage): void {
@@ -342,7 +433,7 @@ export class LiveConnections {
     switch (message.topic) {
       case ROOM_TOPICS.changed:
         for (const connection of here) this.send(connection, { type: 'changed' });
-        void this.recheckRoom(body.eventId, here);
+        this.recheck.soon(body.eventId);
         return;
       case ROOM_TOPICS.peer: {
         const { change, peer } = body as unknown as PeerBody;
@@ -372,36 +463,6 @@ export class LiveConnections {
     }
   }
 
-  /**
-   * After a change, whoever may no longer be in the room leaves it and is told why: everyone
-   * once the event is over, the interviewee once sent back or once their interview ended.
-   */
-  private async recheckRoom(eventId: string, here: Set<Connection>): Promise<void> {
-    const inRoom = [...here].filter((connection) => connection.peer);
-    if (!inRoom.length) return;
-    try {
-      const view = await this.deps.lifecycle.view(eventId);
-      const open = view.event.status === 'SCHEDULED' || view.event.status === 'STARTED';
-      for (const connection of inRoom) {
-        const status = view.interviewee?.status;
-        let reason: { type: string; message: string } | null = null;
-        if (!open) {
-          reason = { type: 'ended', message: 'This interview event is over. Thank you.' };
-        } else if (connection.participant.role === 'interviewee' && status !== 'INTERVIEWING') {
-          reason =
-            status === 'REQUEUED'
-              ? { type: 'removed', message: 'An interviewer sent you back to the lobby.' }
-              : { type: 'ended', message: 'Your interview has ended. Thank you.' };
-        }
-        if (!reason) continue;
-        await this.leaveRoom(connection);
-        this.send(connection, reason);
-      }
-    } catch (error) {
-      this.deps.logger.error({ err: error, eventId }, 'room could not be checked after a change');
-    }
-  }
-
   private publishPeer(connection: Connection, change: PeerBody['change']): void {
     if (!connection.peer) return;
     this.publish(ROOM_TOPICS.peer, {
@@ -411,16 +472,41 @@ export class LiveConnections {
     } satisfies PeerBody);
   }
 
-  private publish(topic: string, body: object): void {
-    this.deps.bus.publish({ topic, body }).catch((error: unknown) => {
+  private publish(topic: string, body: object): Promise<void> {
+    return this.deps.bus.publish({ topic, body }).catch((error: unknown) => {
+      // A full backlog is logged by the bus, once per overload, not once per message.
+      if (error instanceof RealtimeBusBusyError) return;
       this.deps.logger.error({ err: error, topic }, 'room message could not be published');
     });
   }
 
+  /** A signal, unless this connection already has its most signal bytes on the way. */
+  private publishSignal(connection: Connection, bytes: number, body: SignalBody): void {
+    if (connection.signalBytesInFlight + bytes > MAX_SIGNAL_BYTES_IN_FLIGHT) return;
+    connection.signalBytesInFlight += bytes;
+    void this.publish(ROOM_TOPICS.signal, body).finally(() => {
+      connection.signalBytesInFlight -= bytes;
+    });
+  }
+
+  /**
+   * Sends unless the browser has stopped reading: a connection with more than
+   * LIVE_SEND_BUFFER_MAX_BYTES waiting is closed instead of being sent more (its browser
+   * reconnects if it is still there), so a frozen tab cannot make the process buffer for it.
+   */
   private send(connection: Connection, message: object): void {
-    if (connection.socket.readyState === connection.socket.OPEN) {
-      connection.socket.send(JSON.stringify(message));
+    const socket = connection.socket;
+    if (connection.gone || socket.readyState !== socket.OPEN) return;
+    const text = JSON.stringify(message);
+    const waiting = socket.bufferedAmount + Buffer.byteLength(text);
+    if (waiting > this.deps.limits.sendBufferMaxBytes) {
+      this.deps.logger.warn(
+        { bufferedBytes: socket.bufferedAmount },
+        'a live connection stopped reading: closed',
+      );
+      return this.cutOff(connection, CLOSE_TRY_AGAIN_LATER, 'Too much waiting to be sent.');
     }
+    socket.send(text);
   }
 
   private withinRate(connection: Connection): boolean {
@@ -457,17 +543,4 @@ function pick(message: { microphoneOn: boolean; cameraOn: boolean }) {
 function rawText(data: RawData): string {
   if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
   return Buffer.from(data as ArrayBuffer).toString('utf8');
-}
-
-/** Answers an upgrade request with a plain HTTP response and closes the socket. */
-function refuse(socket: Duplex, status: number, type: string, body: string): void {
-  if (socket.destroyed) return;
-  const reason = { 403: 'Forbidden', 404: 'Not Found', 500: 'Internal Server Error' }[status];
-  const bytes = Buffer.from(body, 'utf8');
-  const head =
-    `HTTP/1.1 ${status} ${reason ?? 'Service Unavailable'}\r\n` +
-    `Content-Type: ${type}; charset=utf-8\r\n` +
-    `Content-Length: ${bytes.length}\r\n` +
-    'Cache-Control: no-store\r\nReferrer-Policy: no-referrer\r\nConnection: close\r\n\r\n';
-  socket.end(Buffer.concat([Buffer.from(head, 'latin1'), bytes]));
 }

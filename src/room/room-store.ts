@@ -7,8 +7,12 @@ import { LifecycleStore } from '../interviews/lifecycle/lifecycle-store.js';
  * statements (the event lock, status moves) come with it.
  */
 export class RoomStore extends LifecycleStore {
+  /**
+   * Idempotent: a connection that enters again while its row is still there (its leave failed
+   * after the row was written) updates that row instead of failing on the duplicate id.
+   */
   async addConnection(row: RoomConnectionRow): Promise<void> {
-    await this.db('room_connections').insert(row);
+    await this.db('room_connections').insert(row).onConflict('id').merge(['video', 'seen_at']);
   }
 
   /** True when this call removed the connection. */

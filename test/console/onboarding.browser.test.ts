@@ -6,7 +6,12 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
 import { buildAssets } from '../../scripts/build-assets.js';
-import { captureBothWidths, launchChromium, WIDE } from '../support/browser.js';
+import {
+  BROWSER_TEST_TIMEOUT_MS,
+  captureBothWidths,
+  launchChromium,
+  WIDE,
+} from '../support/browser.js';
 import { createTestDatabase } from '../support/databases.js';
 import { startTestService } from '../support/service.js';
 import { SmtpInbox } from '../support/smtp-inbox.js';
@@ -26,7 +31,7 @@ async function runInShell(command: string, env: Record<string, string>): Promise
 }
 
 describe('a new partner, from sign-up to a first API call, in Chromium [sqlite]', function () {
-  this.timeout(240_000);
+  this.timeout(BROWSER_TEST_TIMEOUT_MS);
   let browser: Browser | null = null;
   let database: Awaited<ReturnType<typeof createTestDatabase>> | undefined;
   let inbox: SmtpInbox | undefined;

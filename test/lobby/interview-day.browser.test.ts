@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { Principal } from '../../src/oauth/principal.js';
-import { launchChromium } from '../support/browser.js';
+import { BROWSER_TEST_TIMEOUT_MS, launchChromium } from '../support/browser.js';
 import { createTestDatabase, type TestDatabase } from '../support/databases.js';
 import { insertTenant } from '../support/interview-fixtures.js';
 import { startTestService } from '../support/service.js';
@@ -45,6 +45,7 @@ const READ = `query($ids: [ID!]!) {
  * records a decision and ends the event, and the API then reports all of it.
  */
 describe('an interview day in Chromium [sqlite]', function () {
+  this.timeout(BROWSER_TEST_TIMEOUT_MS);
   let database: (TestDatabase & { dispose(): Promise<void> }) | undefined;
   let service: Awaited<ReturnType<typeof startTestService>> | undefined;
   let browser: Browser | undefined;
@@ -94,7 +95,6 @@ describe('an interview day in Chromium [sqlite]', function () {
     const context = await browser!.newContext();
     contexts.push(context);
     const page = await context.newPage();
-    page.setDefaultTimeout(5000);
     return page;
   }
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { Browser } from 'playwright-core';
 import type { Principal } from '../../src/oauth/principal.js';
-import { launchChromium } from '../support/browser.js';
+import { BROWSER_TEST_TIMEOUT_MS, launchChromium } from '../support/browser.js';
 import { createTestDatabase, type TestDatabase } from '../support/databases.js';
 import { postGraphQL } from '../support/graphql-client.js';
 import { insertTenant } from '../support/interview-fixtures.js';
@@ -12,6 +12,7 @@ const CREATE = `mutation($input: CreateVirtualInterviewEventInput!) {
 
 /** The landing page shows the visitor's own time with script on, and stays complete without it. */
 describe('the landing page in the visitor’s time zone [sqlite]', function () {
+  this.timeout(BROWSER_TEST_TIMEOUT_MS);
   let database: (TestDatabase & { dispose(): Promise<void> }) | undefined;
   let service: Awaited<ReturnType<typeof startTestService>> | undefined;
   let browser: Browser | null = null;

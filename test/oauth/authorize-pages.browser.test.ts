@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import type { EmployerRow } from '../../src/db/rows.js';
-import { launchChromium } from '../support/browser.js';
+import { BROWSER_TEST_TIMEOUT_MS, launchChromium } from '../support/browser.js';
 import { createTestDatabase, type TestDatabase } from '../support/databases.js';
 import { startTestService } from '../support/service.js';
 import { testAccounts } from '../support/compose.js';
@@ -28,6 +28,7 @@ async function startClientApp(): Promise<{ server: Server; redirectUri: string; 
 }
 
 describe('authorization pages in Chromium [sqlite]', function () {
+  this.timeout(BROWSER_TEST_TIMEOUT_MS);
   let database: (TestDatabase & { dispose(): Promise<void> }) | undefined;
   let service: Awaited<ReturnType<typeof startTestService>> | undefined;
   let clientApp: Awaited<ReturnType<typeof startClientApp>> | undefined;
@@ -98,8 +99,6 @@ describe('authorization pages in Chromium [sqlite]', function () {
     const context = await browser!.newContext();
     try {
       const page = await context.newPage();
-      // Fail a stuck step with Playwright's message, well inside mocha's timeout.
-      page.setDefaultTimeout(5000);
       await work(page);
     } finally {
       await context.close();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Browser } from 'playwright-core';
-import { captureBothWidths, launchChromium } from '../support/browser.js';
+import { BROWSER_TEST_TIMEOUT_MS, captureBothWidths, launchChromium } from '../support/browser.js';
 import { testAccounts } from '../support/compose.js';
 import { createTestDatabase, type TestDatabase } from '../support/databases.js';
 import { startTestService } from '../support/service.js';
@@ -18,6 +18,7 @@ const PNG = Buffer.from(
 );
 
 describe('consent and employer choice in Chromium [sqlite]', function () {
+  this.timeout(BROWSER_TEST_TIMEOUT_MS);
   let database: (TestDatabase & { dispose(): Promise<void> }) | undefined;
   let service: Awaited<ReturnType<typeof startTestService>> | undefined;
   let browser: Browser | undefined;
@@ -67,7 +68,6 @@ describe('consent and employer choice in Chromium [sqlite]', function () {
     const context = await browser!.newContext();
     try {
       const page = await context.newPage();
-      page.setDefaultTimeout(5000);
       const violations: string[] = [];
       page.on('console', (message) => {
         if (/Content Security Policy/i.test(message.text())) violations.push(message.text());

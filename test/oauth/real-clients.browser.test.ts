@@ -4,7 +4,13 @@ import * as client from 'openid-client';
 import type { Browser } from 'playwright-core';
 import { systemClock } from '../../src/clock.js';
 import { contractChecks, contractFetch } from '../support/contract-fetch.js';
-import { captureRedirect, completeAuthorization, launchChromium } from '../support/browser.js';
+import {
+  BROWSER_TEST_TIMEOUT_MS,
+  allowBrowserTestTime,
+  captureRedirect,
+  completeAuthorization,
+  launchChromium,
+} from '../support/browser.js';
 import { describeEachDialect } from '../support/databases.js';
 import {
   PASSWORD,
@@ -26,7 +32,9 @@ describeEachDialect('hosted-platform client libraries, unchanged', (database) =>
   let tenant: OAuthTenant;
   let checksBefore = 0;
 
+  allowBrowserTestTime();
   before(async function () {
+    this.timeout(BROWSER_TEST_TIMEOUT_MS);
     browser = await launchChromium();
     if (!browser) this.skip();
     checksBefore = contractChecks();

@@ -9,6 +9,7 @@ import {
   markDocument,
   mediaDuration,
   press,
+  responsesSeen,
   type People,
   type ReadRecord,
 } from '../support/interview-room.js';
@@ -113,12 +114,23 @@ export async function recordAFewSeconds(
   interviewer: Page,
   interviewee: Page,
 ): Promise<void> {
+  // Two chunks stored: the recorder cuts one every 2 s, so at least 4 s are recorded however
+  // slowly the machine runs.
+  const twoChunksStored = responsesSeen(
+    interviewer,
+    2,
+    (response) =>
+      response.request().method() === 'PUT' &&
+      /\/recordings\/[^/]+\/chunks\/\d+$/.test(new URL(response.url()).pathname) &&
+      response.ok(),
+  );
+  twoChunksStored.catch(() => {}); // awaited below; failing early must not go unhandled
   await interviewer.getByRole('button', { name: 'Start recording' }).click();
   await interviewee.getByText('This interview will be recorded.').waitFor();
   await interviewee.getByText('● Recording').waitFor();
-  await interviewer.waitForTimeout(4000);
+  await twoChunksStored;
   await interviewer.getByRole('button', { name: 'Stop recording' }).click();
-  await interviewer.getByRole('button', { name: 'Start recording' }).waitFor({ timeout: 20_000 });
+  await interviewer.getByRole('button', { name: 'Start recording' }).waitFor();
   await interviewee.locator('#recording-notice').waitFor({ state: 'hidden' });
 
   const [record] = (await readRecord(gql, eventId)).records;

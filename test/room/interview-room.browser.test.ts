@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import type { Principal } from '../../src/oauth/principal.js';
-import { launchChromium } from '../support/browser.js';
+import { BROWSER_TEST_TIMEOUT_MS, launchChromium } from '../support/browser.js';
 import { createTestDatabase, type TestDatabase } from '../support/databases.js';
 import { insertTenant } from '../support/interview-fixtures.js';
 import {
@@ -39,7 +39,7 @@ declare const DOMException: any;
  * through the service.
  */
 describe('the interview room in Chromium [sqlite]', function () {
-  this.timeout(120_000);
+  this.timeout(BROWSER_TEST_TIMEOUT_MS);
   let database: (TestDatabase & { dispose(): Promise<void> }) | undefined;
   let service: Awaited<ReturnType<typeof startTestService>> | undefined;
   let browser: Browser | undefined;

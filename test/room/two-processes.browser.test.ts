@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { systemClock } from '../../src/clock.js';
-import { launchChromium } from '../support/browser.js';
+import { BROWSER_TEST_TIMEOUT_MS, launchChromium } from '../support/browser.js';
 import {
   createTestDatabase,
   isPostgresReachable,
@@ -29,7 +29,7 @@ import {
  * processes (LISTEN/NOTIFY), as when a load balancer sends them to different machines.
  */
 describe('the interview room across two service processes [postgres]', function () {
-  this.timeout(180_000);
+  this.timeout(BROWSER_TEST_TIMEOUT_MS);
   let database: (TestDatabase & { dispose(): Promise<void> }) | undefined;
   let first: ServiceProcess | undefined;
   let second: ServiceProcess | undefined;

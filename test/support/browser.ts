@@ -2,12 +2,27 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { volume } from './concurrency.js';
 import { createTestDatabase } from './databases.js';
 import { startTestService } from './service.js';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
-/** Debian's Chromium, headless; tests never download a browser. Null when it is not installed. */
+/**
+ * How long a browser test waits for any one thing (a page, an element, a video that plays, a
+ * launch): generous, for the README's two-core machine busy with the rest of the suite, yet
+ * finite, so that a step that never happens fails with Playwright's own message. It is the
+ * default of every context of launchChromium's browser; BROWSER_WAIT_MS overrides it.
+ */
+export const BROWSER_WAIT_MS = volume('BROWSER_WAIT_MS', 60_000);
+
+/** Mocha's timeout for a browser test or hook: several slow waits in a row, still finite. */
+export const BROWSER_TEST_TIMEOUT_MS = 5 * BROWSER_WAIT_MS;
+
+/**
+ * Debian's Chromium, headless; tests never download a browser. Null when it is not installed.
+ * Every context it opens (and so every page) waits BROWSER_WAIT_MS unless told otherwise.
+ */
 export async function launchChromium(extraArgs: string[] = []): Promise<Browser | null> {
   if (!existsSync(CHROMIUM_PATH)) {
     console.log(
@@ -15,7 +30,8 @@ export async function launchChromium(extraArgs: string[] = []): Promise<Browser 
     );
     return null;
   }
-  return chromium.launch({
+  const browser = await chromium.launch({
+    timeout: BROWSER_WAIT_MS,
     executablePath: CHROMIUM_PATH,
     args: [
       '--headless',
@@ -27,6 +43,24 @@ export async function launchChromium(extraArgs: string[] = []): Promise<Browser 
       '--disable-sync',
       ...extraArgs,
     ],
+  });
+  // browser.newPage() opens its context through newContext() too.
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    context.setDefaultTimeout(BROWSER_WAIT_MS);
+    return context;
+  };
+  return browser;
+}
+
+/**
+ * For a suite whose body is no mocha function (describeEachDialect): its tests get
+ * BROWSER_TEST_TIMEOUT_MS. (A `describe(…, function () { this.timeout(…) })` needs no help.)
+ */
+export function allowBrowserTestTime(): void {
+  beforeEach(function () {
+    this.currentTest?.timeout(BROWSER_TEST_TIMEOUT_MS);
   });
 }
 
@@ -107,7 +141,9 @@ export function browserSession(artifactPrefix: string): BrowserSession {
         fullPage: true,
       }) as Promise<unknown> as Promise<void>,
   } as BrowserSession;
+  allowBrowserTestTime();
   before(async function () {
+    this.timeout(BROWSER_TEST_TIMEOUT_MS);
     browser = await launchChromium();
     if (!browser) this.skip();
     mkdirSync(ARTIFACTS_DIR, { recursive: true });

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
+import { BROWSER_WAIT_MS } from './browser.js';
 
 // Callbacks of page.evaluate run in the browser; this project is typed for Node, without DOM types.
 declare const document: any;
@@ -50,15 +51,12 @@ export class People {
       page.on('console', (m) => console.log('[page]', m.text()));
       page.on('response', (r) => r.status() >= 400 && console.log('[http]', r.status(), r.url()));
     }
-    page.setDefaultTimeout(15_000);
     return page;
   }
 
   /** Another tab of the same person (same cookies). */
-  async anotherTab(page: Page): Promise<Page> {
-    const tab = await page.context().newPage();
-    tab.setDefaultTimeout(15_000);
-    return tab;
+  anotherTab(page: Page): Promise<Page> {
+    return page.context().newPage();
   }
 
   async close(): Promise<void> {
@@ -111,35 +109,64 @@ export async function assertPlaysVideoOf(page: Page, count: number): Promise<voi
       return videos.length === count && videos.every((video: any) => video.videoWidth > 0);
     },
     { selector, count },
-    { timeout: 20_000 },
   );
-  const times = () =>
-    page.evaluate(
-      (selector) => [...document.querySelectorAll(selector)].map((v: any) => v.currentTime),
-      selector,
-    );
-  const first = await times();
-  await page.waitForTimeout(800);
-  const later = await times();
-  later.forEach((time, index) => assert.ok(time > first[index]!, `video ${index} is frozen`));
+  const first: number[] = await page.evaluate(
+    (selector) => [...document.querySelectorAll(selector)].map((v: any) => v.currentTime),
+    selector,
+  );
+  await page
+    .waitForFunction(
+      ({ selector, first }) =>
+        [...document.querySelectorAll(selector)].every(
+          (video: any, index: number) => video.currentTime > first[index]!,
+        ),
+      { selector, first },
+    )
+    .catch((error: Error) => {
+      throw new Error(`a video is frozen: ${error.message}`, { cause: error });
+    });
+}
+
+/**
+ * Resolves once `page` has received `count` responses that `matches` accepts (counted from
+ * now), or rejects after BROWSER_WAIT_MS (the page's default).
+ */
+export function responsesSeen(
+  page: Page,
+  count: number,
+  matches: (response: Response) => boolean,
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let seen = 0;
+    const stop = () => {
+      page.off('response', listener);
+      clearTimeout(timer);
+    };
+    const listener = (response: Response) => {
+      if (!matches(response) || ++seen < count) return;
+      stop();
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      stop();
+      reject(new Error(`${seen} of ${count} expected responses within ${BROWSER_WAIT_MS} ms`));
+    }, BROWSER_WAIT_MS);
+    page.on('response', listener);
+  });
 }
 
 /** Waits until the page hears `count` other people: audio elements with live audio tracks. */
 export async function assertHearsAudioOf(page: Page, count: number): Promise<void> {
-  await page.waitForFunction(
-    (count) => {
-      const elements = [...document.querySelectorAll('#videos .tile:not(.mine) audio')];
-      return (
-        elements.length === count &&
-        elements.every((element: any) => {
-          const stream = element.srcObject as any;
-          return stream?.getAudioTracks().some((track: any) => track.readyState === 'live');
-        })
-      );
-    },
-    count,
-    { timeout: 20_000 },
-  );
+  await page.waitForFunction((count) => {
+    const elements = [...document.querySelectorAll('#videos .tile:not(.mine) audio')];
+    return (
+      elements.length === count &&
+      elements.every((element: any) => {
+        const stream = element.srcObject as any;
+        return stream?.getAudioTracks().some((track: any) => track.readyState === 'live');
+      })
+    );
+  }, count);
   // Every peer connection reports itself connected in the participant list.
   await page.waitForFunction(
     (count) =>
@@ -147,7 +174,6 @@ export async function assertHearsAudioOf(page: Page, count: number): Promise<voi
         / · connected( · |$)/.test(item.textContent),
       ).length >= count,
     count,
-    { timeout: 20_000 },
   );
 }
 
