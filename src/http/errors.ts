@@ -29,6 +29,7 @@ interface HttpishError {
   statusCode?: number;
   limit?: number;
   expose?: boolean;
+  errno?: unknown;
 }
 
 /** An error every interface answers in its own format, never as a 500. */
@@ -79,7 +80,7 @@ export function recognise(error: unknown, req: Request, res: Response): KnownErr
 
 /**
  * What an error that is not a defect means for the answer: a request body that could not be
- * read (too large, malformed), or a database too busy for now.
+ * read (too large, not decodable, malformed), or a database too busy for now.
  */
 export function classify(error: unknown): KnownError | undefined {
   if (error instanceof TemporarilyUnavailable) {
@@ -98,6 +99,12 @@ export function classify(error: unknown): KnownError | undefined {
         error: 'payload_too_large',
         description: `Request body exceeds the limit of ${httpish.limit} bytes`,
       };
+    case 'parameters.too.many':
+      return {
+        status: 413,
+        error: 'payload_too_large',
+        description: 'Request body has too many parameters',
+      };
     case 'entity.parse.failed':
       return {
         status: 400,
@@ -113,7 +120,32 @@ export function classify(error: unknown): KnownError | undefined {
       };
     case 'request.aborted':
       return { status: 400, error: 'invalid_request', description: 'Request was aborted' };
+    case 'request.size.invalid':
+      return {
+        status: 400,
+        error: 'invalid_request',
+        description: 'Request body length does not match its Content-Length',
+      };
     default:
-      return undefined;
+      return isUndecodableBody(httpish)
+        ? {
+            status: 400,
+            error: 'invalid_request',
+            description: 'Request body could not be decoded as its Content-Encoding says',
+          }
+        : undefined;
   }
+}
+
+/**
+ * body-parser passes on the decompressor's (zlib's) error for a body that is not the gzip,
+ * deflate or br its Content-Encoding names, as a 400 with zlib's `errno` and no `type`.
+ */
+function isUndecodableBody(error: HttpishError | undefined): boolean {
+  return (
+    error?.type === undefined &&
+    error?.status === 400 &&
+    error.expose === true &&
+    typeof error.errno === 'number'
+  );
 }
