@@ -320,6 +320,10 @@ export interface paths {
          *
          *     Clients that ask for `application/graphql-response+json` get the GraphQL over HTTP media type,
          *     in which a document that does not parse or validate is answered with `400` instead of `200`.
+         *
+         *     A body that is not what its `Content-Encoding` says (gzip, deflate, br) is answered `400` with
+         *     `GRAPHQL_PARSE_FAILED`; another `Content-Encoding` `415`. A database that stays too busy is
+         *     answered `503` with `TEMPORARILY_UNAVAILABLE` and `Retry-After`.
          */
         post: operations["executeGraphQL"];
         delete?: never;
@@ -446,10 +450,11 @@ export interface components {
             convid: string;
         };
         /**
-         * @description RFC 6749 section 5.2 error code.
+         * @description RFC 6749 section 5.2 error code, or `temporarily_unavailable` (RFC 6749 section 4.1.2.1) with
+         *     a `503` when the database stayed too busy.
          * @enum {string}
          */
-        OAuthErrorCode: "invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_scope";
+        OAuthErrorCode: "invalid_request" | "invalid_client" | "invalid_grant" | "unauthorized_client" | "unsupported_grant_type" | "invalid_scope" | "temporarily_unavailable";
         /** @description Error body of the token, revocation and introspection endpoints (RFC 6749 section 5.2). */
         OAuthError: {
             error: components["schemas"]["OAuthErrorCode"];
@@ -469,12 +474,12 @@ export interface components {
         };
         /**
          * @description Error body for failures outside the OAuth protocol: a malformed request (`invalid_request`),
-         *     unknown route (`not_found`), body too large, unsupported media type, rate limiting and
-         *     unexpected errors (always masked).
+         *     unknown route (`not_found`), body too large, unsupported media type, rate limiting, a database
+         *     too busy for now (`temporarily_unavailable`, `503`) and unexpected errors (always masked).
          */
         ApiError: {
             /** @enum {string} */
-            error: "invalid_request" | "not_found" | "payload_too_large" | "unsupported_media_type" | "too_many_requests" | "internal_server_error";
+            error: "invalid_request" | "not_found" | "payload_too_large" | "unsupported_media_type" | "too_many_requests" | "temporarily_unavailable" | "internal_server_error";
             error_description: string;
             /** @description Correlation id, the same value as the `X-Request-Id` header. */
             request_id?: string;
@@ -689,7 +694,7 @@ export interface components {
          * @description Machine-readable error category.
          * @enum {string}
          */
-        GraphQLErrorCode: "BAD_USER_INPUT" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "GRAPHQL_PARSE_FAILED" | "GRAPHQL_VALIDATION_FAILED" | "INTERNAL_SERVER_ERROR";
+        GraphQLErrorCode: "BAD_USER_INPUT" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "GRAPHQL_PARSE_FAILED" | "GRAPHQL_VALIDATION_FAILED" | "TEMPORARILY_UNAVAILABLE" | "INTERNAL_SERVER_ERROR";
         GraphQLErrorLocation: {
             line: number;
             column: number;
@@ -925,6 +930,51 @@ export interface components {
                 "application/json": components["schemas"]["ApiError"];
             };
         };
+        /**
+         * @description The database stayed too busy to finish the request (a deadlock, a serialization failure or a
+         *     lock held too long, each retried a few times); nothing was changed. Try again after
+         *     `Retry-After` seconds.
+         */
+        TemporarilyUnavailable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /**
+         * @description The database stayed too busy to finish the request (a deadlock, a serialization failure or a
+         *     lock held too long, each retried a few times); nothing was issued or changed. Try again after
+         *     `Retry-After` seconds. The error code is RFC 6749's `temporarily_unavailable`.
+         */
+        OAuthTemporarilyUnavailable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control-No-Store"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["OAuthError"];
+            };
+        };
+        /**
+         * @description HTML page for a database that stayed too busy to finish the step; nothing was changed or sent
+         *     to the app. Try again after `Retry-After` seconds.
+         */
+        HtmlTemporarilyUnavailable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "text/html": string;
+            };
+        };
         /** @description Unexpected failure. The message is generic; the details are only in the server log. */
         InternalError: {
             headers: {
@@ -1064,6 +1114,7 @@ export interface operations {
             303: components["responses"]["AuthorizationRedirect"];
             400: components["responses"]["AuthorizationErrorPage"];
             500: components["responses"]["HtmlInternalError"];
+            503: components["responses"]["HtmlTemporarilyUnavailable"];
         };
     };
     requestToken: {
@@ -1087,6 +1138,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["OAuthTemporarilyUnavailable"];
         };
     };
     revokeToken: {
@@ -1117,6 +1169,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["OAuthTemporarilyUnavailable"];
         };
     };
     introspectToken: {
@@ -1149,6 +1202,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["OAuthTemporarilyUnavailable"];
         };
     };
     getUserInfo: {
@@ -1173,6 +1227,7 @@ export interface operations {
             401: components["responses"]["InvalidToken"];
             403: components["responses"]["InsufficientScope"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["TemporarilyUnavailable"];
         };
     };
     getAppInfo: {
@@ -1197,6 +1252,7 @@ export interface operations {
             401: components["responses"]["InvalidToken"];
             403: components["responses"]["InsufficientScope"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["TemporarilyUnavailable"];
         };
     };
     getJsonWebKeySet: {
@@ -1378,6 +1434,21 @@ export interface operations {
             413: components["responses"]["GraphQLPayloadTooLarge"];
             415: components["responses"]["GraphQLUnsupportedMediaType"];
             500: components["responses"]["InternalError"];
+            /**
+             * @description The database stayed too busy (a deadlock or a lock held too long, retried a few times); a
+             *     field that failed for it wrote nothing. `errors` carries `TEMPORARILY_UNAVAILABLE`, `data`
+             *     whatever did run. Try again after `Retry-After` seconds.
+             */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GraphQLResponse"];
+                };
+            };
         };
     };
 }

@@ -222,6 +222,17 @@ const mailVariables = {
 };
 
 // ---------------------------------------------------------------------------------------------
+// The database (DESIGN §7).
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Runs again of work the engine undid because of concurrent work. PostgreSQL reports a deadlock
+ * after `deadlock_timeout` (1 s) and SQLite a busy database after its 5 s busy timeout, so a few
+ * are worth it; more would only hold the request longer.
+ */
+export const DEFAULT_DATABASE_RETRIES = 3;
+
+// ---------------------------------------------------------------------------------------------
 
 const environmentSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
@@ -246,6 +257,7 @@ const environmentSchema = z.object({
     .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier')
     .optional(),
   DATABASE_POOL_MAX: positiveInt.default(10),
+  DATABASE_RETRIES: nonNegativeInt.max(10).default(DEFAULT_DATABASE_RETRIES),
   KEY_ENCRYPTION_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   BODY_LIMIT_BYTES: positiveInt.default(100 * 1024),
@@ -269,7 +281,7 @@ const environmentSchema = z.object({
   ...mailVariables,
 });
 
-export type DatabaseConfig =
+export type DatabaseConfig = (
   | {
       client: 'sqlite';
       filename: string;
@@ -278,7 +290,15 @@ export type DatabaseConfig =
       /** Read-only connections beside the writer for reads outside transactions; 0: none. */
       readConnections?: number;
     }
-  | { client: 'postgres'; connectionString: string; poolMax: number; searchPath?: string };
+  | { client: 'postgres'; connectionString: string; poolMax: number; searchPath?: string }
+) & {
+  /**
+   * How many more times a transaction or statement is run when the engine undid it because of
+   * concurrent work (a deadlock, a serialization failure, a busy database) before the request is
+   * answered 503; src/db/transactions.ts. Unset: DEFAULT_DATABASE_RETRIES.
+   */
+  retries?: number;
+};
 
 export interface Config {
   env: 'development' | 'test' | 'production';
@@ -402,12 +422,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           connectionString: e.DATABASE_URL,
           poolMax: e.DATABASE_POOL_MAX,
           searchPath: e.DATABASE_SCHEMA,
+          retries: e.DATABASE_RETRIES,
         }
       : {
           client: 'sqlite',
           filename: e.SQLITE_PATH,
           synchronous: e.SQLITE_SYNCHRONOUS,
           readConnections: e.SQLITE_READ_CONNECTIONS,
+          retries: e.DATABASE_RETRIES,
         },
     keyEncryptionSecret: e.KEY_ENCRYPTION_SECRET,
     logLevel: e.LOG_LEVEL,

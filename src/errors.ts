@@ -33,3 +33,19 @@ export class NotFoundError extends DomainError {}
 
 /** The input is well-formed but collides with existing state (for example a duplicate). */
 export class ConflictError extends DomainError {}
+
+/**
+ * The database kept refusing the work for a reason that passes by itself (a deadlock, a
+ * serialization failure, a database file busy for too long), after it was tried again a few
+ * times. Nothing of it was written. Not the caller's fault: each interface answers 503 with
+ * `Retry-After`, never a 500.
+ */
+export class TemporarilyUnavailable extends Error {
+  /** What the answer's `Retry-After` says. */
+  readonly retryAfterSeconds = 1;
+
+  constructor(options?: { cause?: unknown }) {
+    super('The service is busy; try again in a moment', options);
+    this.name = 'TemporarilyUnavailable';
+  }
+}

@@ -13,6 +13,7 @@ describe('configuration', () => {
       filename: './data/service.sqlite',
       synchronous: 'NORMAL',
       readConnections: 4,
+      retries: 3,
     });
     assert.equal(config.logLevel, 'info');
     assert.equal(config.archiveAfterDays, 30);
@@ -48,6 +49,7 @@ describe('configuration', () => {
       connectionString: 'postgres://app@db.internal/hiring',
       poolMax: 10,
       searchPath: 'tenant_a',
+      retries: 3,
     });
     assert.equal(config.authUrl, 'https://auth.example.com');
     assert.equal(config.apiUrl, 'https://api.example.com');
@@ -93,6 +95,7 @@ describe('configuration', () => {
       filename: './data/service.sqlite',
       synchronous: 'FULL',
       readConnections: 4,
+      retries: 3,
     });
     assert.throws(() => loadConfig({ SQLITE_SYNCHRONOUS: 'OFF' }), /SQLITE_SYNCHRONOUS/);
   });
@@ -117,6 +120,16 @@ describe('configuration', () => {
 });
 
 describe('configuration of throughput and memory', () => {
+  it('takes DATABASE_RETRIES (0 turns retries off) and refuses negative or large counts', () => {
+    assert.equal(loadConfig({ DATABASE_RETRIES: '0' }).database.retries, 0);
+    assert.equal(
+      loadConfig({ DATABASE_RETRIES: '5', DATABASE_URL: 'postgres://db/x' }).database.retries,
+      5,
+    );
+    assert.throws(() => loadConfig({ DATABASE_RETRIES: '-1' }), ConfigError);
+    assert.throws(() => loadConfig({ DATABASE_RETRIES: '11' }), ConfigError);
+  });
+
   it('takes SQLITE_READ_CONNECTIONS (0 turns readers off) and refuses negative or huge counts', () => {
     const readers = (value: string) => {
       const { database } = loadConfig({ SQLITE_READ_CONNECTIONS: value });

@@ -1,10 +1,11 @@
 import type { ErrorRequestHandler } from 'express';
-import { classify } from '../http/errors.js';
+import { classify, recognise } from '../http/errors.js';
 import type { ConsolePages } from './pages.js';
 
 /**
  * Errors on console pages are answered with a console page: a malformed or oversized form gets
- * its 4xx, anything unexpected a 500 page whose details are only in the log.
+ * its 4xx, a busy database a 503, anything unexpected a 500 page whose details are only in the
+ * log.
  */
 export function consoleErrorPages(pages: ConsolePages): ErrorRequestHandler {
   return (error: unknown, req, res, next) => {
@@ -14,6 +15,13 @@ export function consoleErrorPages(pages: ConsolePages): ErrorRequestHandler {
     }
     const status = clientErrorStatus(error);
     try {
+      if (recognise(error, req, res)?.status === 503) {
+        pages.message(res, 503, null, {
+          title: 'The service is busy',
+          message: 'Nothing was changed. Try again in a moment.',
+        });
+        return;
+      }
       if (status) {
         pages.message(res, status, null, {
           title: 'This form could not be read',

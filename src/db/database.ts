@@ -1,8 +1,8 @@
 import knex, { type Knex } from 'knex';
 import type { Logger } from 'pino';
-import type { DatabaseConfig } from '../config.js';
+import { DEFAULT_DATABASE_RETRIES, type DatabaseConfig } from '../config.js';
 import { dialectFor } from './dialects/index.js';
-import { inTransaction } from './transactions.js';
+import { inTransaction, retryTransientFailures } from './transactions.js';
 
 export type Database = Knex;
 
@@ -22,9 +22,14 @@ export type Database = Knex;
  *   transactions take turns; they begin IMMEDIATE, read snapshots DEFERRED, and the connection
  *   never goes back to the pool inside one (src/db/dialects/sqlite-client.ts). Other processes
  *   on the same file (the CLI, a second server) wait for the write lock up to the busy timeout.
+ * - Work the engine undid because of concurrent work (a deadlock, a busy database) is run again a
+ *   few times, transactions and single statements alike, then refused as TemporarilyUnavailable
+ *   (src/db/transactions.ts).
  */
 export function openDatabase(config: DatabaseConfig, logger: Logger): Database {
-  return knex(dialectFor(config).knexConfig(config, logger));
+  const db = knex(dialectFor(config).knexConfig(config, logger));
+  retryTransientFailures(db, config.retries ?? DEFAULT_DATABASE_RETRIES);
+  return db;
 }
 
 /** The directory that holds the database's files (an embedded engine's); else undefined. */

@@ -1,3 +1,4 @@
+import { TemporarilyUnavailable } from '../errors.js';
 import type { Database } from './database.js';
 import { ChangeEpochStore } from './change-epochs.js';
 import { inTransaction, isTransaction, type Executor, type Transaction } from './transactions.js';
@@ -93,8 +94,9 @@ export class GroupCommit {
         for (const pending of error.stale) pending.reject(new StaleFacts(error.epoch));
         const rest = group.filter((pending) => !error.stale.includes(pending));
         if (rest.length) await this.commit(rest);
-      } else if (group.length === 1) {
-        group[0]!.reject(error);
+      } else if (group.length === 1 || error instanceof TemporarilyUnavailable) {
+        // Retried already (transactions.ts): the database is too busy for any of them now.
+        for (const pending of group) pending.reject(error);
       } else {
         await Promise.all(group.map((pending) => this.commit([pending])));
       }

@@ -1,4 +1,6 @@
 import type { Knex } from 'knex';
+import { DEFAULT_DATABASE_RETRIES } from '../config.js';
+import { TemporarilyUnavailable } from '../errors.js';
 import { dialectOf } from './dialects/index.js';
 
 /**
@@ -27,6 +29,12 @@ const kinds = new WeakMap<Transaction, Kind>();
  * Called with a transaction, it joins it: `work` runs in the caller's transaction, which commits
  * or rolls back as a whole, so a store method may open its own transaction and still compose into
  * a bigger one.
+ *
+ * When the engine undoes the transaction because of concurrent work (a deadlock, a serialization
+ * failure, a busy database: `Dialect.isTransientFailure`), `work` runs again in a new one, a
+ * bounded number of times (`DATABASE_RETRIES`) after a short jittered pause; then the caller gets
+ * TemporarilyUnavailable, which every interface answers 503. So `work` must do nothing outside
+ * the database that cannot be done twice. A joined transaction is retried by its outermost owner.
  */
 export function inTransaction<T>(db: Executor, work: (tx: Transaction) => Promise<T>): Promise<T> {
   return run(db, 'write', work);
@@ -54,10 +62,55 @@ async function run<T>(db: Executor, kind: Kind, work: (tx: Transaction) => Promi
     return work(db);
   }
   const config = kind === 'read snapshot' ? dialectOf(db).readSnapshot : undefined;
-  return db.transaction((tx) => {
-    kinds.set(tx, kind);
-    return work(tx);
-  }, config);
+  return retrying(db, () =>
+    db.transaction((tx) => {
+      kinds.set(tx, kind);
+      return work(tx);
+    }, config),
+  );
+}
+
+/** Retries allowed on each database handle (openDatabase sets them from its configuration). */
+const retriesOf = new WeakMap<Knex, number>();
+
+/**
+ * Makes `db` retry as `inTransaction` does, `retries` times, and do the same for every statement
+ * run on it outside a transaction: a single statement is undone whole when the engine gives up
+ * on it, so running it again is safe. Statements inside a transaction are not retried one by
+ * one; their transaction is.
+ */
+export function retryTransientFailures(db: Knex, retries: number): void {
+  retriesOf.set(db, retries);
+  // Every statement a builder runs on the handle itself goes through its client's runner;
+  // a transaction's statements go through a client knex derives from the prototype, not this one.
+  const client = db.client as { runner(builder: unknown): { run(): Promise<unknown> } };
+  const runner = client.runner.bind(client);
+  client.runner = (builder) => {
+    const first = runner(builder);
+    const run = first.run.bind(first);
+    let runs = 0;
+    first.run = () => retrying(db, () => (runs++ === 0 ? run() : runner(builder).run()));
+    return first;
+  };
+}
+
+/** Pause before the first retry; each later one waits about twice as long. */
+const FIRST_PAUSE_MS = 10;
+
+async function retrying<T>(db: Knex, attempt: () => Promise<T>): Promise<T> {
+  const dialect = dialectOf(db);
+  const retries = retriesOf.get(db) ?? DEFAULT_DATABASE_RETRIES;
+  for (let retry = 0; ; retry++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!dialect.isTransientFailure(error)) throw error;
+      if (retry >= retries) throw new TemporarilyUnavailable({ cause: error });
+      // Jittered, so that the transactions that just collided do not collide again.
+      const pause = FIRST_PAUSE_MS * 2 ** retry * (0.5 + Math.random());
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  }
 }
 
 /** True when `db` is a transaction rather than the database. */

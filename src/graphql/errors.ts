@@ -1,9 +1,13 @@
 import { GraphQLError } from 'graphql';
 import type { Logger } from 'pino';
-import { DomainError, NotFoundError } from '../errors.js';
+import { DomainError, NotFoundError, TemporarilyUnavailable } from '../errors.js';
 
-/** The `extensions.code` values this gateway emits (DESIGN §4). */
+/**
+ * The `extensions.code` values this gateway emits (DESIGN §4), and `TEMPORARILY_UNAVAILABLE` for
+ * a database too busy for now, answered with HTTP 503 and `Retry-After` (nothing was written).
+ */
 export type ErrorCode =
+  | 'TEMPORARILY_UNAVAILABLE'
   | 'BAD_USER_INPUT'
   | 'UNAUTHENTICATED'
   | 'FORBIDDEN'
@@ -31,6 +35,12 @@ export function createErrorFormatter(logger: Logger) {
   return (raw: Readonly<Error | GraphQLError>): GraphQLError => {
     if (!(raw instanceof GraphQLError)) return masked(logger, raw);
     const cause = raw.originalError;
+    if (cause instanceof TemporarilyUnavailable) {
+      return new GraphQLError(cause.message, {
+        path: raw.path,
+        extensions: { code: 'TEMPORARILY_UNAVAILABLE' },
+      });
+    }
     if (cause instanceof DomainError) {
       return withCode(raw, cause instanceof NotFoundError ? 'NOT_FOUND' : 'BAD_USER_INPUT');
     }
@@ -56,4 +66,9 @@ function withCode(error: GraphQLError, code: ErrorCode): GraphQLError {
     path: error.path,
     extensions: { ...error.extensions, code },
   });
+}
+
+/** True when `error` (as execution reports it) is a busy database's: the answer is a 503. */
+export function isTemporarilyUnavailable(error: GraphQLError): boolean {
+  return error.originalError instanceof TemporarilyUnavailable;
 }

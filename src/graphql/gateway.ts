@@ -14,7 +14,8 @@ import {
 } from 'graphql-http';
 import type { Logger } from 'pino';
 import type { GraphQLLimits } from '../config.js';
-import { classify } from '../http/errors.js';
+import type { TemporarilyUnavailable } from '../errors.js';
+import { recognise } from '../http/errors.js';
 import {
   countingGraphQLErrors,
   noteGraphQLOperation,
@@ -23,7 +24,12 @@ import {
 } from '../observability/graphql-metrics.js';
 import type { ContextFactory, GatewayContext, Principal } from './context.js';
 import { DocumentCache } from './document.js';
-import { createErrorFormatter, errorResponseBody, type ErrorCode } from './errors.js';
+import {
+  createErrorFormatter,
+  errorResponseBody,
+  isTemporarilyUnavailable,
+  type ErrorCode,
+} from './errors.js';
 import { costLimitError } from './limits/cost-limit.js';
 
 /** Resolves a bearer token to its principal, or null when the token is not valid now. */
@@ -54,6 +60,7 @@ export function graphqlRouter<Context extends GatewayContext>(
 ): Router {
   const { schema, limits } = options;
   const documents = new DocumentCache(schema, limits);
+  const formatError = countingGraphQLErrors(createErrorFormatter(options.logger));
 
   const handleRequest = createHandler<Request, GatewayContext, Context>({
     schema,
@@ -87,7 +94,27 @@ export function graphqlRouter<Context extends GatewayContext>(
         contextValue: options.createContext(req.context),
       };
     },
-    formatError: countingGraphQLErrors(createErrorFormatter(options.logger)),
+    // A busy database (retried already, nothing written by the failed field) is no 200: the
+    // result, with what did run, goes out as a 503 with Retry-After.
+    onOperation: (req, _args, result) => {
+      const busy = 'errors' in result ? result.errors?.find(isTemporarilyUnavailable) : undefined;
+      if (!busy || !('errors' in result)) return undefined;
+      const cause = busy.originalError as TemporarilyUnavailable;
+      req.raw.log.warn({ err: cause }, 'database busy after retries: answered 503');
+      const body = { ...result, errors: result.errors!.map(formatError) };
+      return [
+        JSON.stringify(body),
+        {
+          status: 503,
+          statusText: 'Service Unavailable',
+          headers: {
+            'content-type': 'application/json; charset=utf-8',
+            'retry-after': String(cause.retryAfterSeconds),
+          },
+        },
+      ];
+    },
+    formatError,
   });
   const handle = timingGraphQLRequests(handleRequest);
 
@@ -235,14 +262,22 @@ function asBadUserInput(error: GraphQLError): GraphQLError {
   });
 }
 
-/** Body-parser failures on /graphql answered in GraphQL's response shape. */
-function graphqlBodyErrors(error: unknown, _req: Request, res: Response, next: NextFunction): void {
-  const known = classify(error as Parameters<typeof classify>[0]);
-  if (!known || res.headersSent) {
+/**
+ * Body-parser failures on /graphql (an unreadable body is GRAPHQL_PARSE_FAILED) and a database
+ * too busy to authenticate the caller, answered in GraphQL's response shape.
+ */
+function graphqlBodyErrors(error: unknown, req: Request, res: Response, next: NextFunction): void {
+  const known = res.headersSent ? undefined : recognise(error, req, res);
+  if (!known) {
     next(error);
     return;
   }
-  const code: ErrorCode = known.status === 400 ? 'GRAPHQL_PARSE_FAILED' : 'BAD_USER_INPUT';
+  const code: ErrorCode =
+    known.status === 503
+      ? 'TEMPORARILY_UNAVAILABLE'
+      : known.status === 400
+        ? 'GRAPHQL_PARSE_FAILED'
+        : 'BAD_USER_INPUT';
   sendGraphQLError(res, known.status, known.description, code);
 }
 

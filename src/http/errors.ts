@@ -1,4 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
+import { TemporarilyUnavailable } from '../errors.js';
 
 /** JSON error body used by every non-OAuth, non-GraphQL route. */
 export interface ErrorBody {
@@ -28,11 +29,22 @@ interface HttpishError {
   statusCode?: number;
   limit?: number;
   expose?: boolean;
+  errno?: unknown;
+}
+
+/** An error every interface answers in its own format, never as a 500. */
+export interface KnownError {
+  status: number;
+  error: string;
+  description: string;
+  /** For a 503: the `Retry-After` to send. */
+  retryAfterSeconds?: number;
 }
 
 /**
- * Last-resort error handler: body-parser failures become clear 4xx errors; anything else is
- * logged with its stack under the request id and answered with a masked 500.
+ * Last-resort error handler: body-parser failures become clear 4xx errors, a busy database a
+ * 503; anything else is logged with its stack under the request id and answered with a masked
+ * 500.
  */
 export function errorHandler(
   error: unknown,
@@ -44,7 +56,7 @@ export function errorHandler(
     next(error);
     return;
   }
-  const known = classify(error as HttpishError);
+  const known = recognise(error, req, res);
   if (known) {
     sendError(req, res, known.status, known.error, known.description);
     return;
@@ -53,15 +65,45 @@ export function errorHandler(
   sendError(req, res, 500, 'internal_server_error', 'Internal server error');
 }
 
-export function classify(
-  error: HttpishError | undefined,
-): { status: number; error: string; description: string } | undefined {
-  switch (error?.type) {
+/**
+ * `classify`, for an error handler about to answer: a 503 is logged (the operator should know
+ * the database is contended) and gets its `Retry-After` header on `res`.
+ */
+export function recognise(error: unknown, req: Request, res: Response): KnownError | undefined {
+  const known = classify(error);
+  if (known?.retryAfterSeconds !== undefined) {
+    req.log.warn({ err: error }, 'database busy after retries: answered 503');
+    res.set('Retry-After', String(known.retryAfterSeconds));
+  }
+  return known;
+}
+
+/**
+ * What an error that is not a defect means for the answer: a request body that could not be
+ * read (too large, not decodable, malformed), or a database too busy for now.
+ */
+export function classify(error: unknown): KnownError | undefined {
+  if (error instanceof TemporarilyUnavailable) {
+    return {
+      status: 503,
+      error: 'temporarily_unavailable',
+      description: error.message,
+      retryAfterSeconds: error.retryAfterSeconds,
+    };
+  }
+  const httpish = (error ?? undefined) as HttpishError | undefined;
+  switch (httpish?.type) {
     case 'entity.too.large':
       return {
         status: 413,
         error: 'payload_too_large',
-        description: `Request body exceeds the limit of ${error.limit} bytes`,
+        description: `Request body exceeds the limit of ${httpish.limit} bytes`,
+      };
+    case 'parameters.too.many':
+      return {
+        status: 413,
+        error: 'payload_too_large',
+        description: 'Request body has too many parameters',
       };
     case 'entity.parse.failed':
       return {
@@ -78,7 +120,32 @@ export function classify(
       };
     case 'request.aborted':
       return { status: 400, error: 'invalid_request', description: 'Request was aborted' };
+    case 'request.size.invalid':
+      return {
+        status: 400,
+        error: 'invalid_request',
+        description: 'Request body length does not match its Content-Length',
+      };
     default:
-      return undefined;
+      return isUndecodableBody(httpish)
+        ? {
+            status: 400,
+            error: 'invalid_request',
+            description: 'Request body could not be decoded as its Content-Encoding says',
+          }
+        : undefined;
   }
+}
+
+/**
+ * body-parser passes on the decompressor's (zlib's) error for a body that is not the gzip,
+ * deflate or br its Content-Encoding names, as a 400 with zlib's `errno` and no `type`.
+ */
+function isUndecodableBody(error: HttpishError | undefined): boolean {
+  return (
+    error?.type === undefined &&
+    error?.status === 400 &&
+    error.expose === true &&
+    typeof error.errno === 'number'
+  );
 }

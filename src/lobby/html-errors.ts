@@ -1,10 +1,11 @@
 import type { ErrorRequestHandler } from 'express';
-import { classify } from '../http/errors.js';
+import { recognise } from '../http/errors.js';
 import type { LobbyPages } from './lobby-pages.js';
 
 /**
  * Errors on the interview pages are answered with a page, not the API's JSON: a malformed or
- * oversized form gets its 4xx, anything unexpected a 500 whose details are only in the log.
+ * oversized form gets its 4xx, a busy database a 503, anything unexpected a 500 whose details
+ * are only in the log.
  */
 export function lobbyErrorPages(pages: LobbyPages): ErrorRequestHandler {
   return (error: unknown, req, res, next) => {
@@ -12,11 +13,16 @@ export function lobbyErrorPages(pages: LobbyPages): ErrorRequestHandler {
       next(error);
       return;
     }
-    const known = classify(error as Parameters<typeof classify>[0]);
+    const known = recognise(error, req, res);
     const status = (error as { status?: unknown } | undefined)?.status;
     const exposed = (error as { expose?: unknown } | undefined)?.expose === true;
     try {
-      if (known) {
+      if (known?.status === 503) {
+        pages.message(res, 503, {
+          title: 'The service is busy',
+          message: 'Nothing was changed. Wait a moment, then try again.',
+        });
+      } else if (known) {
         pages.message(res, known.status, {
           title: 'This form could not be read',
           message: `${known.description}. Nothing was changed.`,

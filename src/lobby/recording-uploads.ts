@@ -6,7 +6,7 @@ import {
   type Response,
   type Router,
 } from 'express';
-import { classify } from '../http/errors.js';
+import { recognise } from '../http/errors.js';
 import { LOBBY_PATHS } from '../interviews/lobby-links.js';
 import type { RecordingService } from '../recordings/recording-service.js';
 import { RecordingRefused, type RefusalKind } from '../recordings/recording-refused.js';
@@ -127,10 +127,13 @@ function params(req: Request): { id: string; seq: string } {
   return { id, seq };
 }
 
-/** A body too large or cut short, or anything unexpected, still answers in JSON. */
+/**
+ * A body too large, cut short or undecodable, a busy database (503), or anything unexpected,
+ * still answers in JSON.
+ */
 const jsonErrors: ErrorRequestHandler = (error, req, res, next) => {
   if (res.headersSent) return next(error);
-  const known = classify(error as Parameters<typeof classify>[0]);
+  const known = recognise(error, req, res);
   if (known) return refuse(res, known.status, `${known.description}.`);
   req.log.error({ err: error }, 'unhandled error on a recording upload');
   refuse(res, 500, 'Something went wrong. Wait a moment, then try again.');

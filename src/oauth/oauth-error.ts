@@ -1,4 +1,7 @@
-/** Error codes of RFC 6749 §5.2 and RFC 6750 §3.1 that this server sends. */
+/**
+ * Error codes of RFC 6749 §5.2 and RFC 6750 §3.1 that this server sends, and RFC 6749 §4.1.2.1's
+ * `temporarily_unavailable` for a database too busy for now (answered 503).
+ */
 export type OAuthErrorCode =
   | 'invalid_request'
   | 'invalid_client'
@@ -9,7 +12,8 @@ export type OAuthErrorCode =
   | 'access_denied'
   | 'unsupported_response_type'
   | 'invalid_token'
-  | 'insufficient_scope';
+  | 'insufficient_scope'
+  | 'temporarily_unavailable';
 
 /** A protocol error with the HTTP status and description it is answered with. */
 export class OAuthError extends Error {
@@ -19,7 +23,7 @@ export class OAuthError extends Error {
   constructor(
     readonly error: OAuthErrorCode,
     readonly description: string,
-    readonly status: 400 | 401 | 403 = error === 'invalid_client' ? 401 : 400,
+    readonly status: 400 | 401 | 403 | 503 = error === 'invalid_client' ? 401 : 400,
   ) {
     super(description);
     this.name = 'OAuthError';

@@ -1,5 +1,5 @@
 import type { NextFunction, Request, Response } from 'express';
-import { classify, sendError } from '../http/errors.js';
+import { recognise, sendError } from '../http/errors.js';
 import { BASIC_CHALLENGE } from './clients/client-credentials.js';
 import { OAuthError } from './oauth-error.js';
 
@@ -19,8 +19,9 @@ export function sendOAuthError(res: Response, error: OAuthError): void {
 }
 
 /**
- * Error handler for the token-host endpoints: protocol errors in RFC 6749 form, a malformed body
- * as `invalid_request`, and size or media-type problems in the generic error form.
+ * Error handler for the token-host endpoints: protocol errors in RFC 6749 form, a malformed or
+ * undecodable body as `invalid_request`, a busy database as `temporarily_unavailable` (503 with
+ * `Retry-After`), and size or media-type problems in the generic error form.
  */
 export function oauthErrorHandler(
   error: unknown,
@@ -32,9 +33,13 @@ export function oauthErrorHandler(
     sendOAuthError(res, error);
     return;
   }
-  const known = classify(error as Parameters<typeof classify>[0]);
+  const known = recognise(error, req, res);
   if (known?.status === 400) {
     sendOAuthError(res, new OAuthError('invalid_request', known.description));
+    return;
+  }
+  if (known?.status === 503) {
+    sendOAuthError(res, new OAuthError('temporarily_unavailable', known.description, 503));
     return;
   }
   if (known) {

@@ -9,7 +9,7 @@ interface Waiter {
 /**
  * Counts rate-limit hits the way the store does, one at a time in effect, but with one statement
  * per key for all the hits that arrive while the previous count is in flight, all keys in one
- * transaction. Under load that turns hundreds of counter writes a second into a few, without
+ * transaction, in sorted order. Under load that turns hundreds of counter writes a second into a few, without
  * loosening the limit: the n-th hit of a group is told the count it would have seen alone.
  */
 export class CoalescedHits {
@@ -46,30 +46,33 @@ export class CoalescedHits {
 
   private async count(group: Map<string, Waiter[]>): Promise<void> {
     const now = this.clock.now();
+    // Keys in one order everywhere: two processes counting the same keys at once lock their rows
+    // in the same order, so neither can hold a row the other is waiting for (a deadlock).
+    const keys = [...group.keys()].sort();
     let windows: RateLimitWindow[];
     try {
       // One key's count is one atomic statement; several share one transaction (one commit).
-      const [only] = group.size === 1 ? group : [];
-      windows = only
-        ? [await this.store.hit(only[0], now, this.windowMs, only[1].length)]
-        : await this.store.inTransaction(async (store) => {
-            const counted: RateLimitWindow[] = [];
-            for (const [key, waiters] of group) {
-              counted.push(await store.hit(key, now, this.windowMs, waiters.length));
-            }
-            return counted;
-          });
+      windows =
+        keys.length === 1
+          ? [await this.store.hit(keys[0]!, now, this.windowMs, group.get(keys[0]!)!.length)]
+          : await this.store.inTransaction(async (store) => {
+              const counted: RateLimitWindow[] = [];
+              for (const key of keys) {
+                counted.push(await store.hit(key, now, this.windowMs, group.get(key)!.length));
+              }
+              return counted;
+            });
     } catch (error) {
       for (const waiters of group.values()) for (const waiter of waiters) waiter.reject(error);
       return;
     }
-    let index = 0;
-    for (const waiters of group.values()) {
-      const window = windows[index++]!;
+    keys.forEach((key, index) => {
+      const window = windows[index]!;
+      const waiters = group.get(key)!;
       const before = window.hits - waiters.length;
       waiters.forEach((waiter, position) =>
         waiter.resolve({ hits: before + position + 1, resetsAt: window.resetsAt }),
       );
-    }
+    });
   }
 }

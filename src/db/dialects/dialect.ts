@@ -79,6 +79,13 @@ export interface Dialect {
   /** The error is this engine's report of a violated FOREIGN KEY constraint. */
   isForeignKeyViolation(error: unknown): boolean;
 
+  /**
+   * The error says the engine gave up on a statement or transaction because of other work going
+   * on at the same time (a deadlock, a serialization failure, a lock it waited for too long), and
+   * undid it: running the same work again may succeed (src/db/transactions.ts does).
+   */
+  isTransientFailure(error: unknown): boolean;
+
   /** The triggers that keep a tally of a table's rows (./row-tally.ts), in this engine's SQL. */
   tallyTriggers(tally: RowTally): TallyTriggers;
 

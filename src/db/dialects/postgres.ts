@@ -14,6 +14,9 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 /** SQLSTATE codes (PostgreSQL appendix A). */
 const UNIQUE_VIOLATION = '23505';
 const FOREIGN_KEY_VIOLATION = '23503';
+/** Class 40, transaction rollback: the server undid the transaction to let another one through. */
+const SERIALIZATION_FAILURE = '40001';
+const DEADLOCK_DETECTED = '40P01';
 
 /**
  * PostgreSQL (`DATABASE_URL`), how the service scales out: transactions of many processes run
@@ -64,6 +67,10 @@ export const postgres: Dialect = {
 
   isUniqueViolation: (error) => driverError(error).code === UNIQUE_VIOLATION,
   isForeignKeyViolation: (error) => driverError(error).code === FOREIGN_KEY_VIOLATION,
+  isTransientFailure: (error) => {
+    const { code } = driverError(error);
+    return code === SERIALIZATION_FAILURE || code === DEADLOCK_DETECTED;
+  },
 
   tallyTriggers: postgresTallyTriggers,
 

@@ -86,6 +86,10 @@ export const sqlite: Dialect = {
     return code === 'SQLITE_CONSTRAINT' && message.includes('FOREIGN KEY');
   },
 
+  // Another process held the database past the busy timeout (or a case where SQLite does not
+  // wait at all); the statement or BEGIN did nothing.
+  isTransientFailure: (error) => driverError(error).code === 'SQLITE_BUSY',
+
   tallyTriggers: sqliteTallyTriggers,
 
   epochTriggers: sqliteEpochTriggers,

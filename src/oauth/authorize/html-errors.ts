@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler } from 'express';
-import { classify } from '../../http/errors.js';
+import { classify, recognise } from '../../http/errors.js';
 import type { AuthorizePages } from './pages.js';
 
 interface HttpishError {
@@ -11,8 +11,8 @@ interface HttpishError {
 
 /**
  * Errors on the authorization pages are answered with an HTML page, not the JSON of the API:
- * a malformed or oversized form gets its 4xx, anything unexpected a 500 page whose details are
- * only in the log.
+ * a malformed or oversized form gets its 4xx, a busy database a 503, anything unexpected a 500
+ * page whose details are only in the log.
  */
 export function htmlErrorPages(pages: AuthorizePages): ErrorRequestHandler {
   return (error: unknown, req, res, next) => {
@@ -22,6 +22,13 @@ export function htmlErrorPages(pages: AuthorizePages): ErrorRequestHandler {
     }
     const known = describeClientError(error as HttpishError | undefined);
     try {
+      if (recognise(error, req, res)?.status === 503) {
+        pages.error(res, 503, {
+          title: 'The service is busy',
+          message: 'Nothing was sent to the app. Wait a moment, then try again.',
+        });
+        return;
+      }
       if (known) {
         pages.error(res, known.status, {
           title: 'This form could not be read',
