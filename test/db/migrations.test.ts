@@ -34,6 +34,7 @@ const TABLES = [
   'recordings',
   'room_connections',
   'email_tokens',
+  'deployment_settings',
 ];
 
 async function existingTables(db: Database): Promise<string[]> {
@@ -66,6 +67,7 @@ describeEachDialect(
         '0013_room_connections',
         '0014_email_verification',
         '0015_app_publisher',
+        '0018_deployment_settings',
       ]);
       assert.deepEqual(await existingTables(db), TABLES);
       assert.deepEqual(await pendingMigrations(db), []);
@@ -73,6 +75,7 @@ describeEachDialect(
 
       const reverted = await rollbackAll(db);
       assert.deepEqual(reverted, [
+        '0018_deployment_settings',
         '0015_app_publisher',
         '0014_email_verification',
         '0013_room_connections',

@@ -14,6 +14,7 @@ import * as recordings from './0012_recordings.js';
 import * as roomConnections from './0013_room_connections.js';
 import * as emailVerification from './0014_email_verification.js';
 import * as appPublisher from './0015_app_publisher.js';
+import * as deploymentSettings from './0018_deployment_settings.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -41,6 +42,7 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migration]> =
   ['0013_room_connections', roomConnections],
   ['0014_email_verification', emailVerification],
   ['0015_app_publisher', appPublisher],
+  ['0018_deployment_settings', deploymentSettings],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
