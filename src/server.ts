@@ -99,7 +99,7 @@ function composeCapabilities(options: StartOptions) {
   });
   const graphql = composeGraphQL(shared, {
     interviews,
-    authenticate: options.authenticate ?? ((token) => oauth.verifier.verify(token)),
+    authenticate: options.authenticate ?? ((token) => oauth.verifier.authenticate(token)),
   });
   const closeMail = async () => {
     // Mails asked for before shutdown are still sent.

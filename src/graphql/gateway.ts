@@ -15,6 +15,7 @@ import {
 import type { Logger } from 'pino';
 import type { GraphQLLimits } from '../config.js';
 import { classify } from '../http/errors.js';
+import { isRefusal, type BearerRefusal } from '../oauth/tokens/bearer-refusal.js';
 import {
   countingGraphQLErrors,
   noteGraphQLOperation,
@@ -26,8 +27,11 @@ import { DocumentCache } from './document.js';
 import { createErrorFormatter, errorResponseBody, type ErrorCode } from './errors.js';
 import { costLimitError } from './limits/cost-limit.js';
 
-/** Resolves a bearer token to its principal, or null when the token is not valid now. */
-export type BearerAuthenticator = (token: string) => Promise<Principal | null>;
+/**
+ * Resolves a bearer token to its principal; else why it is refused (the verifier says), or null
+ * for a refusal without a reason (test doubles).
+ */
+export type BearerAuthenticator = (token: string) => Promise<Principal | BearerRefusal | null>;
 
 export interface GatewayOptions<Context extends GatewayContext> {
   schema: GraphQLSchema;
@@ -141,14 +145,18 @@ function authenticateBearer(authenticate: BearerAuthenticator) {
       return;
     }
     const principal = await authenticate(token);
-    if (!principal) {
-      res.setHeader('WWW-Authenticate', 'Bearer realm="graphql", error="invalid_token"');
-      sendGraphQLError(
-        res,
-        401,
-        'The access token is invalid, expired or revoked',
-        'UNAUTHENTICATED',
+    if (!principal || isRefusal(principal)) {
+      // RFC 6750's error_description, in its character set (the verifier quotes claims so).
+      const description = principal?.description ?? 'The access token is not valid';
+      req.log.info(
+        { reason: principal?.refused ?? 'invalid_token' },
+        `bearer token refused: ${description}`,
       );
+      res.setHeader(
+        'WWW-Authenticate',
+        `Bearer realm="graphql", error="invalid_token", error_description="${description}"`,
+      );
+      sendGraphQLError(res, 401, description, 'UNAUTHENTICATED');
       return;
     }
     res.locals.principal = principal;
