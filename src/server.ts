@@ -18,7 +18,8 @@ import {
 import { migrateToLatest } from './db/migrate.js';
 import { composeGraphQL } from './graphql/compose.js';
 import type { BearerAuthenticator } from './graphql/gateway.js';
-import { apiReferenceRouter } from './http/api-reference.js';
+import { API_REFERENCE_PATHS, apiReferenceRouter } from './http/api-reference.js';
+import { homeRouter } from './http/home-page.js';
 import { composeInterviews } from './interviews/compose.js';
 import type { InterviewLifecycle } from './interviews/lifecycle/interview-lifecycle.js';
 import { composeLobby } from './lobby/compose.js';
@@ -118,6 +119,12 @@ function composeCapabilities(options: StartOptions) {
     partnerConsole,
     graphql,
     closeMail,
+    /** The home page's links: the development outbox only where there is one. */
+    homeLinks: {
+      console: CONSOLE_PATHS.dashboard,
+      docs: API_REFERENCE_PATHS.page,
+      outbox: mail.outbox ? CONSOLE_PATHS.devOutbox : undefined,
+    },
   };
 }
 
@@ -175,6 +182,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
     partnerConsole,
     graphql,
     closeMail,
+    homeLinks,
   } = capabilities;
   if (!options.prepared) {
     try {
@@ -201,6 +209,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       recordings.streamRouter(),
       partnerConsole.router(),
       apiReferenceRouter(),
+      homeRouter(homeLinks),
       graphql.router(),
     ],
   });
