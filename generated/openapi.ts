@@ -865,11 +865,21 @@ export interface components {
                 "application/json": components["schemas"]["OAuthError"];
             };
         };
-        /** @description The bearer token is missing, malformed, expired or revoked. */
+        /**
+         * @description No usable bearer token. Without one the answer is `invalid_request` with a bare challenge. A
+         *     refused token gets `invalid_token`, and its `error_description` (the same in the body and in the
+         *     challenge) says why: the token is malformed (not a JWT, a claim missing), an ID token sent
+         *     instead of the access token, of another `typ` or algorithm, signed with a key this server does
+         *     not know, altered since it was signed, issued by another issuer or for another audience, expired
+         *     or not yet valid, unknown to this server, or revoked. It never contains the token.
+         */
         InvalidToken: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
-                /** @description Always `Bearer error="invalid_token"`, optionally with an `error_description`. */
+                /**
+                 * @description `Bearer realm="hiring-partner-api"` without a token; for a refused token also
+                 *     `error="invalid_token"` and the reason as `error_description` (RFC 6750 §3).
+                 */
                 "WWW-Authenticate": string;
                 [name: string]: unknown;
             };
@@ -1420,7 +1430,10 @@ export interface operations {
                     "application/graphql-response+json": components["schemas"]["GraphQLRequestErrorResponse"];
                 };
             };
-            /** @description No usable bearer token; nothing was executed. */
+            /**
+             * @description No usable bearer token; nothing was executed. The error's `message` (and the challenge's
+             *     `error_description`) says why a token was refused, as for the REST endpoints' `invalid_token`.
+             */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -6,19 +6,27 @@ import { createHttpApp } from './app.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { composeConsole } from './console/compose.js';
+import { composeDeployment } from './deployment/compose.js';
 import { CONSOLE_PATHS, emailLinkUrls } from './console/paths.js';
-import { checkWritable, openDatabase, waitForIdlePool, type Database } from './db/database.js';
+import {
+  checkWritable,
+  ensureReachable,
+  openDatabase,
+  waitForIdlePool,
+  type Database,
+} from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { composeGraphQL } from './graphql/compose.js';
 import type { BearerAuthenticator } from './graphql/gateway.js';
-import { apiReferenceRouter } from './http/api-reference.js';
+import { API_REFERENCE_PATHS, apiReferenceRouter } from './http/api-reference.js';
+import { homeRouter } from './http/home-page.js';
 import { composeInterviews } from './interviews/compose.js';
 import type { InterviewLifecycle } from './interviews/lifecycle/interview-lifecycle.js';
 import { composeLobby } from './lobby/compose.js';
 import { composeRoom } from './room/compose.js';
 import { composeMail } from './mail/compose.js';
 import { composeMetrics } from './observability/compose.js';
-import { composeGrants, composeOAuth, type OAuth } from './oauth/compose.js';
+import { composeGrants, composeOAuth } from './oauth/compose.js';
 import type { Grant } from './oauth/grants/grant.js';
 import { composeRecordings } from './recordings/compose.js';
 import { resolveKeyEncryptionSecret } from './security/key-encryption-secret.js';
@@ -59,6 +67,7 @@ function composeCapabilities(options: StartOptions) {
   const keyEncryptionSecret = resolveKeyEncryptionSecret(config, logger);
   const db = openDatabase(config.database, logger);
   const shared = createSharedDependencies({ db, clock, logger, config, keyEncryptionSecret });
+  const deployment = composeDeployment(shared);
   const grants = composeGrants(options.grants);
   const accounts = composeAccounts(shared, { grantTypes: grants.names });
   const sessions = composeSessions(shared, accounts);
@@ -91,7 +100,7 @@ function composeCapabilities(options: StartOptions) {
   });
   const graphql = composeGraphQL(shared, {
     interviews,
-    authenticate: options.authenticate ?? ((token) => oauth.verifier.verify(token)),
+    authenticate: options.authenticate ?? ((token) => oauth.verifier.authenticate(token)),
   });
   const closeMail = async () => {
     // Mails asked for before shutdown are still sent.
@@ -101,6 +110,7 @@ function composeCapabilities(options: StartOptions) {
   return {
     db,
     clock,
+    deployment,
     oauth,
     interviews,
     recordings,
@@ -109,28 +119,44 @@ function composeCapabilities(options: StartOptions) {
     partnerConsole,
     graphql,
     closeMail,
+    /** The home page's links: the development outbox only where there is one. */
+    homeLinks: {
+      console: CONSOLE_PATHS.dashboard,
+      docs: API_REFERENCE_PATHS.page,
+      outbox: mail.outbox ? CONSOLE_PATHS.devOutbox : undefined,
+    },
   };
 }
 
-/** Applies pending migrations, then creates the signing keys a fresh database lacks. */
+/**
+ * Reaches the database (one line naming it when it cannot), applies pending migrations, creates
+ * the signing keys a fresh database lacks and checks that KEY_ENCRYPTION_SECRET opens them, then
+ * records this server's settings for the admin CLI (src/deployment/).
+ */
 async function prepare(
-  db: Database,
-  oauth: Pick<OAuth, 'signingKeys'>,
+  { db, oauth, deployment }: Pick<Capabilities, 'db' | 'oauth' | 'deployment'>,
+  config: Config,
   logger: Logger,
 ): Promise<void> {
+  await ensureReachable(db, config.database);
   const applied = await migrateToLatest(db);
   if (applied.length) logger.info({ migrations: applied }, 'applied database migrations');
   await oauth.signingKeys.ensureActiveKeys();
+  await oauth.signingKeys.confirmSecret();
+  await deployment.settings.record(config);
 }
+
+type Capabilities = ReturnType<typeof composeCapabilities>;
 
 /**
  * What the database needs before any process serves it, done once: the cluster primary runs
  * it before it forks workers that start with `prepared: true`. startService alone does it too.
  */
 export async function prepareDatabase(options: StartOptions): Promise<void> {
-  const { db, oauth, room } = composeCapabilities(options);
+  const capabilities = composeCapabilities(options);
+  const { db, room } = capabilities;
   try {
-    await prepare(db, oauth, options.logger);
+    await prepare(capabilities, options.config, options.logger);
   } finally {
     await room.close();
     await db.destroy();
@@ -144,6 +170,7 @@ export async function prepareDatabase(options: StartOptions): Promise<void> {
  */
 export async function startService(options: StartOptions): Promise<RunningService> {
   const { config, logger } = options;
+  const capabilities = composeCapabilities(options);
   const {
     db,
     clock,
@@ -155,10 +182,11 @@ export async function startService(options: StartOptions): Promise<RunningServic
     partnerConsole,
     graphql,
     closeMail,
-  } = composeCapabilities(options);
+    homeLinks,
+  } = capabilities;
   if (!options.prepared) {
     try {
-      await prepare(db, oauth, logger);
+      await prepare(capabilities, config, logger);
     } catch (error) {
       await room.close();
       await db.destroy();
@@ -181,6 +209,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       recordings.streamRouter(),
       partnerConsole.router(),
       apiReferenceRouter(),
+      homeRouter(homeLinks),
       graphql.router(),
     ],
   });

@@ -5,6 +5,7 @@ import { DomainError } from '../errors.js';
 import { createDemoAccount, describeDemo } from './demo.js';
 import { KEY_GRACE_PERIOD_MS, type KeyStatus } from '../oauth/signing-keys/signing-keys.js';
 import { SANDBOX_DEFAULT_SCOPES } from '../oauth/tokens/sandbox-tokens.js';
+import { contextFields, describeContext, type CliContext } from './context.js';
 import type { CliIo } from './output.js';
 import { printResult } from './output.js';
 import type { CliServices } from './services.js';
@@ -15,7 +16,7 @@ const collect = (value: string, previous: string[]) => [...previous, value];
  * Builds the admin CLI. Services are resolved lazily so that `--help` and argument errors
  * never open the database.
  */
-export function buildProgram(io: CliIo, services: () => Promise<CliServices>): Command {
+export function buildProgram(io: CliIo, resolveServices: () => Promise<CliServices>): Command {
   const program = new Command('cli')
     .description('Administer users, employers and partner apps of the hiring partner API.')
     .option('--json', 'print machine-readable JSON')
@@ -23,6 +24,18 @@ export function buildProgram(io: CliIo, services: () => Promise<CliServices>): C
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
     .showHelpAfterError('(run with --help for usage)');
   const json = () => Boolean(program.opts<{ json?: boolean }>().json);
+  // Opened once, on the first command that needs them; then the run says where it acts.
+  let opened: Promise<CliServices> | undefined;
+  let context: CliContext | undefined;
+  const services = () =>
+    (opened ??= resolveServices().then((resolved) => {
+      context = resolved.context;
+      if (context) io.stderr(`${describeContext(context)}\n`);
+      return resolved;
+    }));
+  // With --json, which database and issuer the run used ride beside the result's own members.
+  const print = (data: object, lines: () => string[]): void =>
+    printResult(io, json(), context ? { ...data, cli: contextFields(context) } : data, lines);
 
   const user = program.command('user').description('user accounts');
   user
@@ -33,10 +46,7 @@ export function buildProgram(io: CliIo, services: () => Promise<CliServices>): C
     .option('--name <name>', 'display name')
     .action(async (options: { email: string; password: string; name?: string }) => {
       const created = await (await services()).accounts.createUser(options);
-      printResult(io, json(), { user: created }, () => [
-        `Created user ${created.email}`,
-        `  id: ${created.id}`,
-      ]);
+      print({ user: created }, () => [`Created user ${created.email}`, `  id: ${created.id}`]);
     });
 
   const employer = program.command('employer').description('employer accounts');
@@ -52,7 +62,7 @@ export function buildProgram(io: CliIo, services: () => Promise<CliServices>): C
         name: options.name,
         memberEmails: options.member,
       });
-      printResult(io, json(), result, () => [
+      print(result, () => [
         `Created employer ${result.employer.name}`,
         `  id: ${result.employer.id}`,
         ...result.members.map((member) => `  member: ${member.email} (${member.role})`),
@@ -74,7 +84,7 @@ export function buildProgram(io: CliIo, services: () => Promise<CliServices>): C
         email: options.email,
         role: options.role,
       });
-      printResult(io, json(), result, () => [
+      print(result, () => [
         `Added ${options.email} to ${result.employer.name} as ${options.role}`,
         ...result.members.map((member) => `  member: ${member.email} (${member.role})`),
       ]);
@@ -122,7 +132,7 @@ export function buildProgram(io: CliIo, services: () => Promise<CliServices>): C
           client_id: created.client_id,
           client_secret: clientSecret,
         };
-        printResult(io, json(), data, () => [
+        print(data, () => [
           `Created ${created.client_type} app ${created.name}`,
           `  client_id:     ${created.client_id}`,
           ...(clientSecret
@@ -141,7 +151,7 @@ export function buildProgram(io: CliIo, services: () => Promise<CliServices>): C
     .description('list partner apps (never their secrets)')
     .action(async () => {
       const apps = await (await services()).apps.listApps();
-      printResult(io, json(), { apps: apps.map(describeApp) }, () =>
+      print({ apps: apps.map(describeApp) }, () =>
         apps.length
           ? apps.flatMap((item) => [
               `${item.client_id}  ${item.name}  (${item.client_type}, owner ${item.owner_email})`,
@@ -169,7 +179,7 @@ export function buildProgram(io: CliIo, services: () => Promise<CliServices>): C
       const immediate = Boolean(options.immediately);
       const rotated = await signingKeys.rotate({ immediately: immediate });
       await audit.record({ type: 'signing_key.rotated', details: { keys: rotated, immediate } });
-      printResult(io, json(), { rotated, immediate }, () => [
+      print({ rotated, immediate }, () => [
         ...rotated.map(
           (key) =>
             `Rotated ${key.alg}: new kid ${key.kid}${key.replaced ? ` (replaces ${key.replaced})` : ''}`,
@@ -184,7 +194,7 @@ export function buildProgram(io: CliIo, services: () => Promise<CliServices>): C
       const { signingKeys } = await services();
       await signingKeys.ensureActiveKeys();
       const published = await signingKeys.list();
-      printResult(io, json(), { keys: published }, () => published.map(describeKey));
+      print({ keys: published }, () => published.map(describeKey));
     });
 
   const token = program.command('token').description('tokens for automated tests');
@@ -193,7 +203,8 @@ export function buildProgram(io: CliIo, services: () => Promise<CliServices>): C
     .description(
       'print the token response (access, ID and, with offline_access, refresh token) of a user ' +
         "who consented to an app, without a browser: for a partner's CI. Audited as a consent; " +
-        'refused when NODE_ENV=production unless CLI_SANDBOX_TOKENS=enabled',
+        'refused when the server of this database (or this shell) runs with ' +
+        'NODE_ENV=production, unless its CLI_SANDBOX_TOKENS=enabled',
     )
     .requiredOption('--app <client_id>', 'client_id of the app the tokens are for')
     .requiredOption('--user <email>', 'email of the user who consents')
@@ -213,7 +224,7 @@ export function buildProgram(io: CliIo, services: () => Promise<CliServices>): C
         scope: options.scope?.join(' '),
       });
       // The token endpoint's answer either way, so scripts read it the same with or without --json.
-      printResult(io, json(), issued, () => [JSON.stringify(issued, null, 2)]);
+      print(issued, () => [JSON.stringify(issued, null, 2)]);
     });
 
   const interviews = program.command('interviews').description('virtual interview events');
@@ -248,7 +259,7 @@ export function buildProgram(io: CliIo, services: () => Promise<CliServices>): C
     .action(async () => {
       const { accounts, apps, urls } = await services();
       const demo = await createDemoAccount({ accounts, apps }, urls);
-      printResult(io, json(), demo, () => describeDemo(demo, urls));
+      print(demo, () => describeDemo(demo, urls));
     });
 
   return program;

@@ -4,6 +4,7 @@ import { composeAccounts } from '../accounts/compose.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import { composeInterviews } from '../interviews/compose.js';
 import type { SweepCounts } from '../interviews/lifecycle/sweeper.js';
+import type { RecordedDeployment } from '../deployment/deployment-settings.js';
 import { composeGrants, composeOAuth } from '../oauth/compose.js';
 import { composeRecordings } from '../recordings/compose.js';
 import { composeRoomSweep } from '../room/compose.js';
@@ -11,6 +12,7 @@ import type { SigningKeys } from '../oauth/signing-keys/signing-keys.js';
 import type { SandboxTokens } from '../oauth/tokens/sandbox-tokens.js';
 import { composeSessions } from '../sessions/compose.js';
 import type { SharedDependencies } from '../shared-dependencies.js';
+import type { CliContext } from './context.js';
 import type { ServiceUrls } from './demo.js';
 
 /** The services the CLI commands call, wired to one database. */
@@ -28,17 +30,31 @@ export interface CliServices {
    * interviews ended (`abandonedEnded`, events whose empty room outlasted the grace period).
    */
   sweepInterviews(): Promise<SweepCounts & { sweptAt: number; abandonedEnded: number }>;
+  /** Which database and issuer this run uses (`npm run cli` says so; tests composing it need not). */
+  context?: CliContext;
 }
 
 /**
  * The CLI's services, composed by the same functions as the server's: an app registered here
  * is sealed, audited and checked exactly like one registered on the console.
  */
-export function createCliServices(shared: SharedDependencies): CliServices {
+export function createCliServices(
+  shared: SharedDependencies,
+  options: {
+    /** What the server of this database recorded (src/deployment/): decides sandbox tokens. */
+    deployment?: RecordedDeployment;
+    context?: CliContext;
+  } = {},
+): CliServices {
   const grants = composeGrants();
   const accounts = composeAccounts(shared, { grantTypes: grants.names });
   const sessions = composeSessions(shared, accounts);
-  const oauth = composeOAuth(shared, { accounts, sessions, grants });
+  const oauth = composeOAuth(shared, {
+    accounts,
+    sessions,
+    grants,
+    deployment: options.deployment,
+  });
   const interviews = composeInterviews(shared, {
     accounts,
     recordings: composeRecordings(shared),
@@ -56,5 +72,6 @@ export function createCliServices(shared: SharedDependencies): CliServices {
       const abandoned = await roomSweep();
       return { ...counts, abandonedEnded: abandoned.length };
     },
+    context: options.context,
   };
 }

@@ -1,7 +1,7 @@
 import knex, { type Knex } from 'knex';
 import type { Logger } from 'pino';
 import { DEFAULT_DATABASE_RETRIES, type DatabaseConfig } from '../config.js';
-import { dialectFor } from './dialects/index.js';
+import { dialectFor, type DatabaseLocation } from './dialects/index.js';
 import { inTransaction, retryTransientFailures } from './transactions.js';
 
 export type Database = Knex;
@@ -27,9 +27,63 @@ export type Database = Knex;
  *   (src/db/transactions.ts).
  */
 export function openDatabase(config: DatabaseConfig, logger: Logger): Database {
-  const db = knex(dialectFor(config).knexConfig(config, logger));
+  const db = knex({ ...dialectFor(config).knexConfig(config, logger), log: knexLog(logger) });
   retryTransientFailures(db, config.retries ?? DEFAULT_DATABASE_RETRIES);
   return db;
+}
+
+/**
+ * knex's own messages, through our logger, one line each. A connection that cannot be made also
+ * fails the query that asked for it, whose caller reports it once (ensureReachable): knex's
+ * copy, with its stack, is only for debugging.
+ */
+function knexLog(logger: Logger): Knex.Config['log'] {
+  const firstLine = (message: unknown) => String(message).split('\n')[0];
+  return {
+    warn: (message: string) =>
+      message.startsWith('Acquire connection error')
+        ? logger.debug(firstLine(message))
+        : logger.warn(firstLine(message)),
+    error: (message: string) => logger.error(firstLine(message)),
+    deprecate: (method: string, alternative: string) =>
+      logger.warn(`knex: ${method} is deprecated; use ${alternative}`),
+    debug: (message: unknown) => logger.debug({ knex: message }, 'knex'),
+  };
+}
+
+/** Where the configured database is, without credentials: for what the CLI and errors say. */
+export function databaseLocation(config: DatabaseConfig): DatabaseLocation {
+  return dialectFor(config).location(config);
+}
+
+/**
+ * Whether the database exists before it is opened. Opening a missing SQLite file creates an
+ * empty database: only the server and `npm run migrate` may do that, never the admin CLI.
+ */
+export function databaseExists(config: DatabaseConfig): boolean {
+  return dialectFor(config).exists(config);
+}
+
+/** The database cannot be opened or reached; the message is one line naming it. */
+export class DatabaseUnavailable extends Error {
+  override name = 'DatabaseUnavailable';
+}
+
+/**
+ * Opens a connection now, so that a wrong DATABASE_URL or SQLITE_PATH is reported once, in one
+ * line that names the database and the settings to check, before anything else runs.
+ */
+export async function ensureReachable(db: Database, config: DatabaseConfig): Promise<void> {
+  try {
+    await db.raw('select 1');
+  } catch (error) {
+    const { text, settings } = databaseLocation(config);
+    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    throw new DatabaseUnavailable(
+      `cannot open the ${text}: ${reason}; check ${settings.join(' and ')}`,
+      { cause: error },
+    );
+  }
 }
 
 /** The directory that holds the database's files (an embedded engine's); else undefined. */

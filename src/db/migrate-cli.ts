@@ -1,6 +1,6 @@
 import { loadConfig } from '../config.js';
 import { createLogger } from '../logging.js';
-import { openDatabase } from './database.js';
+import { ensureReachable, openDatabase } from './database.js';
 import { migrateToLatest, rollbackAll } from './migrate.js';
 
 /** `npm run migrate` applies pending migrations; `npm run migrate -- --down` reverts them all. */
@@ -8,6 +8,7 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const db = openDatabase(config.database, createLogger(config.logLevel));
   try {
+    await ensureReachable(db, config.database);
     const down = process.argv.includes('--down');
     const names = down ? await rollbackAll(db) : await migrateToLatest(db);
     const verb = down ? 'Reverted' : 'Applied';

@@ -19,3 +19,8 @@ export async function pendingMigrations(db: Database): Promise<string[]> {
   const [, pending] = (await db.migrate.list(config)) as [unknown[], Array<{ file: string }>];
   return pending.map((migration) => migration.file);
 }
+
+/** Whether migrations were ever applied here: false for a new, empty database or schema. */
+export function hasBeenMigrated(db: Database): Promise<boolean> {
+  return db.schema.hasTable(config.tableName);
+}

@@ -16,6 +16,7 @@ import type { Logger } from 'pino';
 import type { GraphQLLimits } from '../config.js';
 import type { TemporarilyUnavailable } from '../errors.js';
 import { recognise } from '../http/errors.js';
+import { isRefusal, type BearerRefusal } from '../oauth/tokens/bearer-refusal.js';
 import {
   countingGraphQLErrors,
   noteGraphQLOperation,
@@ -32,8 +33,11 @@ import {
 } from './errors.js';
 import { costLimitError } from './limits/cost-limit.js';
 
-/** Resolves a bearer token to its principal, or null when the token is not valid now. */
-export type BearerAuthenticator = (token: string) => Promise<Principal | null>;
+/**
+ * Resolves a bearer token to its principal; else why it is refused (the verifier says), or null
+ * for a refusal without a reason (test doubles).
+ */
+export type BearerAuthenticator = (token: string) => Promise<Principal | BearerRefusal | null>;
 
 export interface GatewayOptions<Context extends GatewayContext> {
   schema: GraphQLSchema;
@@ -168,14 +172,18 @@ function authenticateBearer(authenticate: BearerAuthenticator) {
       return;
     }
     const principal = await authenticate(token);
-    if (!principal) {
-      res.setHeader('WWW-Authenticate', 'Bearer realm="graphql", error="invalid_token"');
-      sendGraphQLError(
-        res,
-        401,
-        'The access token is invalid, expired or revoked',
-        'UNAUTHENTICATED',
+    if (!principal || isRefusal(principal)) {
+      // RFC 6750's error_description, in its character set (the verifier quotes claims so).
+      const description = principal?.description ?? 'The access token is not valid';
+      req.log.info(
+        { reason: principal?.refused ?? 'invalid_token' },
+        `bearer token refused: ${description}`,
       );
+      res.setHeader(
+        'WWW-Authenticate',
+        `Bearer realm="graphql", error="invalid_token", error_description="${description}"`,
+      );
+      sendGraphQLError(res, 401, description, 'UNAUTHENTICATED');
       return;
     }
     res.locals.principal = principal;

@@ -1,5 +1,7 @@
 import type { Router } from 'express';
 import type { Accounts } from '../accounts/compose.js';
+import { sandboxRefusal } from '../deployment/cli-deployment.js';
+import type { RecordedDeployment } from '../deployment/deployment-settings.js';
 import type { Sessions } from '../sessions/compose.js';
 import { createRateLimiter, type SharedDependencies } from '../shared-dependencies.js';
 import { AccountInfoService } from './account-info/account-info-service.js';
@@ -64,6 +66,11 @@ export function composeOAuth(
     grants: GrantRegistry;
     /** Where the sign-in page's "Forgot password?" leads; without it, no such link. */
     forgotPasswordHref?: string;
+    /**
+     * What the server of this database recorded at its start, for the CLI: it decides whether
+     * sandbox tokens may be minted. The server itself leaves it out.
+     */
+    deployment?: RecordedDeployment;
   },
 ): OAuth {
   const { db, clock, config, audit } = shared;
@@ -106,7 +113,7 @@ export function composeOAuth(
   });
   const consents = new ConsentStore(db);
   const sandboxTokens = new SandboxTokens({
-    enabled: config.env !== 'production' || config.cliSandboxTokens === 'enabled',
+    refusal: sandboxRefusal(config, deps.deployment),
     issuer,
     signingKeys,
     apps: accounts.stores.apps,

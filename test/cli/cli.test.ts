@@ -333,6 +333,13 @@ describe('npm run cli (a real process)', function () {
       const create = ['user', 'create', '--email', 'x@example.com', '--password', 'password-x'];
       const npmCli = (...argv: string[]) =>
         exec('npm', ['run', '-s', 'cli', '--', ...argv], { env });
+      // The CLI creates no database: `npm run migrate` (or the server) does.
+      await assert.rejects(npmCli(...create), (error: { code: number; stderr: string }) => {
+        assert.equal(error.code, 1);
+        assert.match(error.stderr, /npm run migrate/);
+        return true;
+      });
+      await exec('npm', ['run', '-s', 'migrate'], { env });
       const ok = await npmCli('--json', ...create);
       assert.equal(JSON.parse(ok.stdout).user.email, 'x@example.com');
       await assert.rejects(npmCli(...create), (error: { code: number; stderr: string }) => {

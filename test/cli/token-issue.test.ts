@@ -119,8 +119,11 @@ describeEachDialect('cli token issue', (database) => {
       tenant.employer.id,
     ]);
     assert.equal(run.code, 0, run.stderr);
-    const issued = JSON.parse(run.stdout);
+    // The token response, and beside it (--json) the database and issuer the run used.
+    const { cli, ...issued } = JSON.parse(run.stdout);
     assert.deepEqual(Object.keys(issued).sort(), [...TOKEN_RESPONSE_FIELDS].sort());
+    assert.equal(cli.issuer, service.config.authUrl);
+    assert.equal(cli.issuer_source, 'server');
     assert.equal(issued.token_type, 'Bearer');
     assert.equal(issued.expires_in, 3600);
     assert.equal(issued.scope, 'email employer_access offline_access openid');
@@ -297,12 +300,15 @@ describeEachDialect('cli token issue', (database) => {
     ],
   ];
   for (const [what, argv, message, env] of refusals) {
-    it(`refuses ${what} with exit 1, one stderr line and nothing written`, async () => {
+    it(`refuses ${what} with exit 1, one error line and nothing written`, async () => {
       const before = await rowCounts(database);
       const run = await tokenIssue(['token', 'issue', ...argv()], env);
       assert.equal(run.code, 1, run.stdout);
       assert.equal(run.stdout, '');
-      assert.equal(run.stderr.trim().split('\n').length, 1, run.stderr);
+      // Beside the line that says which database and issuer the run uses.
+      const [where, ...errors] = run.stderr.trim().split('\n');
+      assert.match(where!, /^cli: /, run.stderr);
+      assert.equal(errors.length, 1, run.stderr);
       assert.match(run.stderr, message);
       assert.deepEqual(await rowCounts(database), before);
     });

@@ -35,6 +35,7 @@ const TABLES = [
   'room_connections',
   'email_tokens',
   'recording_chunks',
+  'deployment_settings',
 ];
 
 async function existingTables(db: Database): Promise<string[]> {
@@ -68,6 +69,7 @@ describeEachDialect(
         '0014_email_verification',
         '0015_app_publisher',
         '0017_recording_chunks',
+        '0018_deployment_settings',
       ]);
       assert.deepEqual(await existingTables(db), TABLES);
       assert.deepEqual(await pendingMigrations(db), []);
@@ -75,6 +77,7 @@ describeEachDialect(
 
       const reverted = await rollbackAll(db);
       assert.deepEqual(reverted, [
+        '0018_deployment_settings',
         '0017_recording_chunks',
         '0015_app_publisher',
         '0014_email_verification',

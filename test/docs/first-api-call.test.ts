@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { createTestDatabase, type TestDatabase } from '../support/databases.js';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
+import { freePort } from '../support/service.js';
 import {
   blockWith,
   readmeSection,
@@ -58,5 +61,22 @@ describe('README: first API call in five minutes [sqlite]', function () {
       page.events.map((each: { id: string }) => each.id),
       [event.id],
     );
+  });
+
+  it('with a wrong BASE, the token step says the connection failed, without a stack trace', async () => {
+    const rest = blocks.slice(1);
+    const script = [blockWith(rest, 'field()'), blockWith(rest, 'grant_type=client_credentials')];
+    const { stdout, stderr } = await promisify(execFile)('bash', ['-c', script.join('\n')], {
+      env: {
+        PATH: process.env.PATH ?? '',
+        BASE: `http://127.0.0.1:${await freePort()}`,
+        CLIENT_ID: 'client',
+        CLIENT_SECRET: 'secret',
+        EMPLOYER_ID: 'employer',
+      },
+    });
+    assert.match(stderr, /Couldn't connect to server|Connection refused/);
+    assert.match(stderr, /^no access_token in: \(nothing\)$/m);
+    assert.doesNotMatch(stderr + stdout, /^\s+at /m, 'no stack trace');
   });
 });

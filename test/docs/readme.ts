@@ -32,7 +32,10 @@ export function blockWith(blocks: string[], marker: string): string {
   return found[0]!;
 }
 
-/** What the README tells the reader to give the CLI: the server's own environment. */
+/**
+ * What the README tells the reader to give the CLI: the server's database settings (no PORT or
+ * AUTH_URL: the CLI reads the issuer the server recorded), and BASE, where the service answers.
+ */
 export function serverEnvironment(
   database: TestDatabase,
   service: ServiceProcess,
@@ -41,7 +44,6 @@ export function serverEnvironment(
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? REPOSITORY,
     KEY_ENCRYPTION_SECRET: TEST_KEY_ENCRYPTION_SECRET,
-    AUTH_URL: service.url,
     BASE: service.url,
   };
   for (const [name, value] of Object.entries(database.env)) if (value) env[name] = value;

@@ -37,6 +37,15 @@ export interface Dialect {
   dataDirectory(config: DatabaseConfig): string | undefined;
 
   /**
+   * Whether the database exists before it is opened: opening an embedded engine's missing file
+   * would create an empty database, which only the server and `npm run migrate` may do.
+   */
+  exists(config: DatabaseConfig): boolean;
+
+  /** Where the data is, for people and for JSON output: never a credential. */
+  location(config: DatabaseConfig): DatabaseLocation;
+
+  /**
    * Names the data a configuration opens, without credentials: the same in every process that
    * shares it, different for any other deployment. Namespaces what processes say to each other
    * outside the database (Redis channels, src/realtime/).
@@ -91,6 +100,16 @@ export interface Dialect {
 
   /** Triggers that move change epoch `epoch` on every update or delete of `tables`. */
   epochTriggers(tables: string[], epoch: string): EpochTriggers;
+}
+
+/** Where a database is, as the operator configured it (no credentials). */
+export interface DatabaseLocation {
+  /** Its fields (`engine` first), for machine-readable output. */
+  fields: { engine: DatabaseConfig['client'] } & Record<string, string>;
+  /** One phrase: "SQLite database ./data/service.sqlite". */
+  text: string;
+  /** The environment variables that choose it, for a message that says what to check. */
+  settings: readonly string[];
 }
 
 /** The `code` and `message` of a driver error, whatever its shape. */

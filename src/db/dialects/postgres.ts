@@ -40,14 +40,21 @@ export const postgres: Dialect = {
 
   dataDirectory: () => undefined,
 
+  // A missing database or schema is refused by the server, not created.
+  exists: () => true,
+
+  location(config) {
+    const { host, port, database, schema } = serverLocation(postgresConfig(config));
+    return {
+      fields: { engine: 'postgres', host, port, database, schema },
+      text: `PostgreSQL database ${database} at ${host}:${port}, schema ${schema}`,
+      settings: ['DATABASE_URL', 'DATABASE_SCHEMA'],
+    };
+  },
+
   deploymentIdentity(config) {
-    const { connectionString, searchPath } = postgresConfig(config);
-    const url = new URL(connectionString);
-    // libpq's defaults, and its host and port given as query parameters (a Unix socket).
-    const host = url.searchParams.get('host') ?? (url.hostname || 'localhost');
-    const port = url.searchParams.get('port') ?? (url.port || '5432');
-    const database = decodeURIComponent(url.pathname.slice(1)) || decodeURIComponent(url.username);
-    return `postgres://${host}:${port}/${database}#${searchPath ?? 'public'}`;
+    const { host, port, database, schema } = serverLocation(postgresConfig(config));
+    return `postgres://${host}:${port}/${database}#${schema}`;
   },
 
   openNotificationChannel(config, options) {
@@ -76,6 +83,16 @@ export const postgres: Dialect = {
 
   epochTriggers: postgresEpochTriggers,
 };
+
+/** Server, database and schema a configuration names, without its credentials. */
+function serverLocation({ connectionString, searchPath }: PostgresConfig) {
+  const url = new URL(connectionString);
+  // libpq's defaults, and its host and port given as query parameters (a Unix socket).
+  const host = url.searchParams.get('host') ?? (url.hostname || 'localhost');
+  const port = url.searchParams.get('port') ?? (url.port || '5432');
+  const database = decodeURIComponent(url.pathname.slice(1)) || decodeURIComponent(url.username);
+  return { host, port, database, schema: searchPath ?? 'public' };
+}
 
 function postgresConfig(config: DatabaseConfig): PostgresConfig {
   if (config.client !== 'postgres') {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { DatabaseConfig } from '../../config.js';
 import { driverError, type Dialect } from './dialect.js';
@@ -58,6 +58,21 @@ export const sqlite: Dialect = {
   dataDirectory(config) {
     const { filename } = sqliteConfig(config);
     return filename === ':memory:' ? undefined : dirname(filename);
+  },
+
+  exists(config) {
+    const { filename } = sqliteConfig(config);
+    return filename === ':memory:' || existsSync(filename);
+  },
+
+  location(config) {
+    const { filename } = sqliteConfig(config);
+    const path = filename === ':memory:' ? filename : resolve(filename);
+    return {
+      fields: { engine: 'sqlite', path },
+      text: `SQLite database ${path}`,
+      settings: ['SQLITE_PATH'],
+    };
   },
 
   deploymentIdentity(config) {

@@ -15,6 +15,7 @@ import * as roomConnections from './0013_room_connections.js';
 import * as emailVerification from './0014_email_verification.js';
 import * as appPublisher from './0015_app_publisher.js';
 import * as recordingChunks from './0017_recording_chunks.js';
+import * as deploymentSettings from './0018_deployment_settings.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -43,6 +44,7 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migration]> =
   ['0014_email_verification', emailVerification],
   ['0015_app_publisher', appPublisher],
   ['0017_recording_chunks', recordingChunks],
+  ['0018_deployment_settings', deploymentSettings],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

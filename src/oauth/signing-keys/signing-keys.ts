@@ -164,6 +164,22 @@ export class SigningKeys {
     return { kid: active.row.kid, alg, key: active.privateKey };
   }
 
+  /**
+   * Opens the private half of every key that signs now, so that a KEY_ENCRYPTION_SECRET other
+   * than the one that sealed them is named when a process starts (WrongKeyEncryptionSecret),
+   * not at its first token request. A database without keys yet has nothing to check.
+   */
+  async confirmSecret(): Promise<void> {
+    const now = this.clock.now();
+    for (const key of (await this.load(true)).values()) {
+      if (keyState(key.row, now) !== 'active') continue;
+      key.privateKey ??= await importPKCS8(
+        this.box.open(key.row.private_key_encrypted),
+        key.row.alg,
+      );
+    }
+  }
+
   /** The public key for `kid`, or undefined when no verifiable key has that id. */
   async verificationKey(kid: string, alg: string): Promise<CryptoKey | undefined> {
     let key = (await this.load()).get(kid);

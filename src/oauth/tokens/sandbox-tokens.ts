@@ -38,15 +38,11 @@ export interface SandboxTokenRequest {
   scope?: string;
 }
 
-/** Sandbox tokens are refused here: NODE_ENV=production without CLI_SANDBOX_TOKENS=enabled. */
-export class SandboxTokensDisabled extends DomainError {
-  constructor() {
-    super(
-      'token issue is refused when NODE_ENV=production; set CLI_SANDBOX_TOKENS=enabled to ' +
-        'allow sandbox tokens on this deployment',
-    );
-  }
-}
+/**
+ * Sandbox tokens are refused on this deployment (a production one without
+ * CLI_SANDBOX_TOKENS=enabled); the message says whose setting refuses them.
+ */
+export class SandboxTokensDisabled extends DomainError {}
 
 /**
  * Tokens for a partner's automated tests, issued without a browser: the token response an
@@ -59,8 +55,11 @@ export class SandboxTokensDisabled extends DomainError {
 export class SandboxTokens {
   constructor(
     private readonly deps: {
-      /** Whether this deployment issues them (config: not production, or explicitly enabled). */
-      enabled: boolean;
+      /**
+       * Why this deployment issues none (src/deployment/cli-deployment.ts: a production server
+       * or shell without CLI_SANDBOX_TOKENS=enabled); null when it does.
+       */
+      refusal: string | null;
       issuer: TokenIssuer;
       signingKeys: SigningKeys;
       apps: AppStore;
@@ -73,7 +72,7 @@ export class SandboxTokens {
   ) {}
 
   async issue(request: SandboxTokenRequest): Promise<IssuedTokens> {
-    if (!this.deps.enabled) throw new SandboxTokensDisabled();
+    if (this.deps.refusal !== null) throw new SandboxTokensDisabled(this.deps.refusal);
     const app = await this.findApp(request.clientId);
     const user = await this.deps.accounts.findUserByEmail(request.userEmail);
     if (!user) throw new NotFoundError(`no user signs in with ${request.userEmail}`, 'user');
