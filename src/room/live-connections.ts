@@ -4,6 +4,7 @@ import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { IceServer, LiveConnectionLimits } from '../config.js';
+import { TemporarilyUnavailable } from '../errors.js';
 import type { EventChanges } from '../interviews/event-changes.js';
 import {
   TransitionRefused,
@@ -145,6 +146,14 @@ export class LiveConnections {
     if (!match) return false;
     const [, role = '', token = ''] = match;
     this.accept(req, socket, head, role as LobbyRole, token).catch((error: unknown) => {
+      if (error instanceof TemporarilyUnavailable) {
+        // The database stayed busy through its retries: the page reconnects after a pause.
+        this.deps.logger.warn({ err: error }, 'live connection refused: database busy');
+        refuseUpgrade(socket, 503, 'text/plain', 'The service is busy; try again in a moment.', {
+          'Retry-After': String(error.retryAfterSeconds),
+        });
+        return;
+      }
       this.deps.logger.error({ err: error }, 'live connection could not be opened');
       refuseUpgrade(socket, 500, 'text/plain', 'The connection could not be opened.');
     });
