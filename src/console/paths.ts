@@ -63,6 +63,8 @@ export function emailLinkUrls(baseUrl: string) {
     verifyEmail: (token: string) =>
       `${baseUrl}${EMAIL_LINK_PREFIXES.verifyEmail}/${encodeURIComponent(token)}`,
     resetPassword: (token: string) => `${baseUrl}${resetPasswordPath(token)}`,
+    signIn: `${baseUrl}${CONSOLE_PATHS.signIn}`,
+    forgotPassword: `${baseUrl}${CONSOLE_PATHS.forgotPassword}`,
   };
 }
 
