@@ -52,6 +52,7 @@ export class SignUp {
       });
     } catch (error) {
       if (!(error instanceof ConflictError)) throw error;
+      // The work a new account costs, so that the time of the answer does not tell either.
       await hashPassword(form.password);
       this.inBackground(() => this.tellOwner(form.email.trim(), ip));
     }
