@@ -236,7 +236,8 @@ export const DEFAULT_DATABASE_RETRIES = 3;
 
 const environmentSchema = z.object({
   NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
-  HOST: z.string().min(1).default('0.0.0.0'),
+  /** Unset: every interface in production, only this machine's loopback otherwise. */
+  HOST: z.string().min(1).optional(),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   AUTH_URL: absoluteHttpUrl.optional(),
   API_URL: absoluteHttpUrl.optional(),
@@ -411,7 +412,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const authUrl = e.AUTH_URL ?? `http://localhost:${e.PORT}`;
   return {
     env: e.NODE_ENV,
-    host: e.HOST,
+    host: e.HOST ?? (e.NODE_ENV === 'production' ? '0.0.0.0' : '127.0.0.1'),
     port: e.PORT,
     authUrl,
     apiUrl: e.API_URL ?? authUrl,

@@ -104,7 +104,7 @@ function composeCapabilities(options: StartOptions) {
   });
   const closeMail = async () => {
     // Mails asked for before shutdown are still sent.
-    await accountEmails.passwordReset.idle();
+    await Promise.all([accountEmails.passwordReset.idle(), accountEmails.signUp.idle()]);
     mail.close();
   };
   return {

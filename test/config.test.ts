@@ -20,6 +20,16 @@ describe('configuration', () => {
     assert.equal(config.signingKeyActivationDelayMs, 120_000);
   });
 
+  it('listens on loopback unless in production or HOST says otherwise', () => {
+    assert.equal(loadConfig({}).host, '127.0.0.1');
+    assert.equal(loadConfig({ NODE_ENV: 'test' }).host, '127.0.0.1');
+    assert.equal(loadConfig({ HOST: '' }).host, '127.0.0.1');
+    assert.equal(loadConfig({ HOST: '0.0.0.0' }).host, '0.0.0.0');
+    const production = { NODE_ENV: 'production', KEY_ENCRYPTION_SECRET: 'k'.repeat(32) };
+    assert.equal(loadConfig(production).host, '0.0.0.0');
+    assert.equal(loadConfig({ ...production, HOST: '10.0.0.5' }).host, '10.0.0.5');
+  });
+
   it('takes CLI_SANDBOX_TOKENS=enabled or disabled (the default), and refuses other values', () => {
     assert.equal(loadConfig({}).cliSandboxTokens, 'disabled');
     assert.equal(loadConfig({ CLI_SANDBOX_TOKENS: 'enabled' }).cliSandboxTokens, 'enabled');

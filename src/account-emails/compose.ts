@@ -6,11 +6,13 @@ import { EmailLinks, type EmailLinkUrls } from './email-links.js';
 import { EmailTokenStore } from './email-token-store.js';
 import { EmailVerification } from './email-verification.js';
 import { PasswordReset } from './password-reset.js';
+import { SignUp } from './sign-up.js';
 
-/** The mailed single-use links: email verification and password reset. */
+/** The mailed single-use links (email verification, password reset) and sign-up, which mails. */
 export interface AccountEmails {
   verification: EmailVerification;
   passwordReset: PasswordReset;
+  signUp: SignUp;
 }
 
 /**
@@ -33,10 +35,17 @@ export function composeAccountEmails(
     logger,
   };
   const limit = config.rateLimits.signIn;
+  const verification = new EmailVerification({
+    ...common,
+    resendLimiter: createRateLimiter(shared, 'verification-resend', limit),
+  });
   return {
-    verification: new EmailVerification({
+    verification,
+    signUp: new SignUp({
       ...common,
-      resendLimiter: createRateLimiter(shared, 'verification-resend', limit),
+      users: deps.accounts.accounts,
+      verification,
+      noticeLimiter: createRateLimiter(shared, 'sign-up-existing-address', limit),
     }),
     passwordReset: new PasswordReset({
       ...common,

@@ -19,6 +19,8 @@ const KEEP_EXPIRED_MS = 7 * 24 * 60 * 60 * 1000;
 export interface EmailLinkUrls {
   verifyEmail(token: string): string;
   resetPassword(token: string): string;
+  signIn: string;
+  forgotPassword: string;
 }
 
 /**

@@ -31,7 +31,9 @@ export type AuditEventType =
   | 'email.verified'
   | 'password_reset.requested'
   | 'password_reset.rate_limited'
-  | 'password_reset.completed';
+  | 'password_reset.completed'
+  /** Someone signed up with an address that has an account; its owner was mailed (or not). */
+  | 'sign_up.existing_address';
 
 export interface AuditEntry {
   type: AuditEventType;

@@ -1,6 +1,5 @@
 import { Router, type Response } from 'express';
-import type { PublicUser } from '../accounts/account-service.js';
-import { ConflictError, InvalidFields, type FieldProblem } from '../errors.js';
+import { InvalidFields, type FieldProblem } from '../errors.js';
 import { CSRF_FIELD } from '../sessions/csrf.js';
 import type { ConsoleGuards } from './console-guards.js';
 import type { ConsoleDependencies } from './dependencies.js';
@@ -10,20 +9,19 @@ import { CONSOLE_PATHS } from './paths.js';
 
 const SIGN_IN_REQUIRED = 'Enter your email address and password.';
 const WRONG_CREDENTIALS = 'Email or password is incorrect.';
-const EMAIL_TAKEN =
-  'An account with this email already exists. Sign in instead, or use another email.';
 
 /**
  * The console's account section: sign-up, sign-in and sign-out, on the same browser session as
- * the authorization pages (and the same budget of failed sign-ins).
+ * the authorization pages (and the same budget of failed sign-ins). None of them tells whether
+ * an address has an account: sign-up answers a new and a taken address alike (to sign-in, with
+ * "check your email"), and the mail says the rest.
  */
 export function accountRouter(
   deps: ConsoleDependencies,
   guards: ConsoleGuards,
   pages: ConsolePages,
 ): Router {
-  const { config, sessions, csrf, signIn, signUpLimiter, verification } = deps;
-  const accountService = deps.accounts;
+  const { config, sessions, csrf, signIn, signUpLimiter, signUp } = deps;
   const signUpOpen = config.consoleSignUp === 'open';
   const { form } = guards;
 
@@ -99,18 +97,9 @@ export function accountRouter(
         },
       ]);
     }
-    let user: PublicUser;
     try {
-      user = await accountService.createUser({
-        email,
-        password: field(req, 'password'),
-        name,
-        requireName: true,
-      });
+      await signUp.submit({ email, password: field(req, 'password'), name }, ip);
     } catch (error) {
-      if (error instanceof ConflictError) {
-        return again(409, [{ field: 'email', message: EMAIL_TAKEN }]);
-      }
       if (error instanceof InvalidFields) {
         return again(
           400,
@@ -119,11 +108,8 @@ export function accountRouter(
       }
       throw error;
     }
-    await verification.sendLink(user, ip);
-    const created = await signIn.startSession(user.id, ip);
-    await sessions.discard(req);
-    sessions.setCookie(res, created);
-    deps.notices.redirect(res, CONSOLE_PATHS.dashboard, 'account-created');
+    // The same answer for an address that already has an account: its owner gets a mail.
+    deps.notices.redirect(res, CONSOLE_PATHS.signIn, 'sign-up-mailed');
   });
 
   router.post(CONSOLE_PATHS.signOut, form, async (req, res) => {

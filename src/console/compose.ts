@@ -42,6 +42,7 @@ export function composeConsole(
     notices: new ConsoleNotices({ secure: isHttps(config.authUrl) }),
     revealLimiter: createRateLimiter(shared, 'secret-reveal', config.rateLimits.signIn),
     signUpLimiter: createRateLimiter(shared, 'console-sign-up', config.rateLimits.signIn),
+    signUp: accountEmails.signUp,
     verification: accountEmails.verification,
     passwordReset: accountEmails.passwordReset,
     outbox: deps.mail.outbox,

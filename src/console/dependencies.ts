@@ -2,6 +2,7 @@ import type { AccountService } from '../accounts/account-service.js';
 import type { AppService } from '../accounts/app-service.js';
 import type { EmailVerification } from '../account-emails/email-verification.js';
 import type { PasswordReset } from '../account-emails/password-reset.js';
+import type { SignUp } from '../account-emails/sign-up.js';
 import type { OutboxEntry } from '../mail/outbox-mailer.js';
 import type { Config } from '../config.js';
 import type { GrantChoice } from '../oauth/grants/registry.js';
@@ -33,6 +34,8 @@ export interface ConsoleDependencies {
   signUpLimiter: RateLimiter;
   /** Drops cached token verifications, so a deleted app's tokens stop working here at once. */
   forgetVerifiedTokens: () => void;
+  /** Creates accounts (or mails the owner of a taken address), the same answer either way. */
+  signUp: SignUp;
   /** Verification links: mailed at sign-up and again on request, opened from the mail. */
   verification: EmailVerification;
   /** "Forgot password?" and the reset links. */

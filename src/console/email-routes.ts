@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import { isLoopbackClient } from '../http/loopback-client.js';
 import { OUTBOX_SIZE } from '../mail/outbox-mailer.js';
 import { CSRF_FIELD } from '../sessions/csrf.js';
 import type { ConsoleGuards } from './console-guards.js';
@@ -99,8 +100,9 @@ export function emailRouter(
   });
 
   router.get(CONSOLE_PATHS.devOutbox, async (req, res, next) => {
-    // Without a development outbox (SMTP_URL set, or production) the page does not exist.
-    if (!deps.outbox) return next();
+    // Without a development outbox (SMTP_URL set, or production) the page does not exist; it
+    // lists live password-reset links, so it exists only for a browser on this machine.
+    if (!deps.outbox || !isLoopbackClient(req)) return next();
     pages.outbox(res, await guards.viewer(req), deps.outbox.list(), OUTBOX_SIZE);
   });
 

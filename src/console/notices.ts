@@ -3,7 +3,8 @@ import { clearCookie, readCookie, writeCookie } from '../sessions/cookies.js';
 
 /** Which change just succeeded; the cookie carries only this key, never any text. */
 export const NOTICES = {
-  'account-created': 'Your account is ready. You can register an app now.',
+  'sign-up-mailed':
+    'Check your email: we sent a message to the address you entered. To use the console, sign in.',
   'app-registered': 'App registered.',
   'app-updated': 'Changes saved.',
   'app-deleted': 'App deleted. Its client ID, secret and tokens no longer work.',

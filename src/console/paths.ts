@@ -5,6 +5,15 @@
  */
 export const CONSOLE_PREFIX = '/console';
 
+/**
+ * The pages the mailed links open. The path segment after each is a capability token (the
+ * request log masks it: src/http/logged-path.ts).
+ */
+export const EMAIL_LINK_PREFIXES = {
+  verifyEmail: `${CONSOLE_PREFIX}/verify-email`,
+  resetPassword: `${CONSOLE_PREFIX}/reset-password`,
+} as const;
+
 const APP = `${CONSOLE_PREFIX}/apps/:clientId`;
 const EMPLOYERS = `${CONSOLE_PREFIX}/employers`;
 
@@ -15,13 +24,13 @@ export const CONSOLE_PATHS = {
   signUp: `${CONSOLE_PREFIX}/sign-up`,
   signOut: `${CONSOLE_PREFIX}/sign-out`,
   /** The mailed verification link (its token is a capability secret). */
-  verifyEmail: `${CONSOLE_PREFIX}/verify-email/:token`,
+  verifyEmail: `${EMAIL_LINK_PREFIXES.verifyEmail}/:token`,
   /** "Send the link again", and the page that says it was sent. */
   resendVerification: `${CONSOLE_PREFIX}/email-verification`,
   verificationSent: `${CONSOLE_PREFIX}/email-verification/sent`,
   forgotPassword: `${CONSOLE_PREFIX}/forgot-password`,
   /** The mailed reset link: the form to choose a new password. */
-  resetPassword: `${CONSOLE_PREFIX}/reset-password/:token`,
+  resetPassword: `${EMAIL_LINK_PREFIXES.resetPassword}/:token`,
   passwordChanged: `${CONSOLE_PREFIX}/password-changed`,
   /** Mails kept when SMTP_URL is unset outside production. */
   devOutbox: `${CONSOLE_PREFIX}/dev/outbox`,
@@ -52,13 +61,15 @@ export const CONSOLE_PATHS = {
 export function emailLinkUrls(baseUrl: string) {
   return {
     verifyEmail: (token: string) =>
-      `${baseUrl}${CONSOLE_PREFIX}/verify-email/${encodeURIComponent(token)}`,
+      `${baseUrl}${EMAIL_LINK_PREFIXES.verifyEmail}/${encodeURIComponent(token)}`,
     resetPassword: (token: string) => `${baseUrl}${resetPasswordPath(token)}`,
+    signIn: `${baseUrl}${CONSOLE_PATHS.signIn}`,
+    forgotPassword: `${baseUrl}${CONSOLE_PATHS.forgotPassword}`,
   };
 }
 
 export function resetPasswordPath(token: string): string {
-  return `${CONSOLE_PREFIX}/reset-password/${encodeURIComponent(token)}`;
+  return `${EMAIL_LINK_PREFIXES.resetPassword}/${encodeURIComponent(token)}`;
 }
 
 /** The addresses of one app's tabs and forms; client ids are hex, but are encoded all the same. */

@@ -34,12 +34,7 @@ function shownClientId(html: string): string {
 
 async function signedInBrowser(baseUrl: string): Promise<Browser> {
   const browser = new Browser(baseUrl);
-  const response = await browser.submit('/console/sign-up', '/console/sign-up', {
-    email: uniqueEmail('partner'),
-    password: PASSWORD,
-    name: 'Pat Partner',
-  });
-  assert.equal(response.status, 303);
+  await browser.signUp(uniqueEmail('partner'), PASSWORD, 'Pat Partner');
   return browser;
 }
 

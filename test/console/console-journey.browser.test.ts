@@ -26,6 +26,10 @@ describe('partner console journey in Chromium: employer, app, token, appinfo [sq
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByLabel('Name').fill('Jo Journey');
     await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('status').filter({ hasText: 'Check your email' }).waitFor();
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Your apps' }).waitFor();
     await screenshot('dashboard');
 

@@ -28,6 +28,10 @@ describe('partner console in Chromium [sqlite]', function () {
     await page.getByLabel('Name').fill('Ada Partner');
     await screenshot('sign-up');
     await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('status').filter({ hasText: 'Check your email' }).waitFor();
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
 
     await page.getByRole('heading', { name: 'Your apps' }).waitFor();
     assert.ok(await page.getByText(email).isVisible());

@@ -44,11 +44,16 @@ describe('API explorer and API reference in Chromium [sqlite]', function () {
     const { page, screenshot } = session;
     const base = session.url;
 
+    const email = `explorer-${randomBytes(4).toString('hex')}@example.com`;
     await page.goto(`${base}/console/sign-up`);
-    await page.getByLabel('Email').fill(`explorer-${randomBytes(4).toString('hex')}@example.com`);
+    await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByLabel('Name').fill('Ada Explorer');
     await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('status').filter({ hasText: 'Check your email' }).waitFor();
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Your apps' }).waitFor();
 
     await page.getByRole('link', { name: 'Register an app' }).click();

@@ -25,12 +25,7 @@ function uniqueEmail(label: string): string {
 
 async function signedInBrowser(baseUrl: string): Promise<Browser> {
   const browser = new Browser(baseUrl);
-  const response = await browser.submit('/console/sign-up', '/console/sign-up', {
-    email: uniqueEmail('first-call'),
-    password: PASSWORD,
-    name: 'Pat Partner',
-  });
-  assert.equal(response.status, 303, response.body);
+  await browser.signUp(uniqueEmail('first-call'), PASSWORD, 'Pat Partner');
   return browser;
 }
 

@@ -77,6 +77,10 @@ describe('a new partner, from sign-up to a first API call, in Chromium [sqlite]'
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByLabel('Name').fill('Nia Newcomer');
     await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('status').filter({ hasText: 'Check your email' }).waitFor();
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Your apps' }).waitFor();
     assert.ok(await page.getByText('Verify your email address').isVisible());
     await captureBothWidths(page, 'onboarding', 'dashboard-unverified');

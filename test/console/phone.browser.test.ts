@@ -97,8 +97,12 @@ describe('partner console on a phone in Chromium [sqlite]', function () {
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByLabel('Name').fill('Pat Phone');
     await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('status').filter({ hasText: 'Check your email' }).waitFor();
+    await fits('sign-in-check-email');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Your apps' }).waitFor();
-    await page.getByRole('status').filter({ hasText: 'Your account is ready' }).waitFor();
     await fits('dashboard-empty');
 
     await page.getByRole('link', { name: 'Register an app' }).click();

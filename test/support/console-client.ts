@@ -34,14 +34,22 @@ export class ConsoleClient {
     return this.post(action, { csrf_token: formCsrfToken(shown.body, action), ...fields });
   }
 
-  /** Signs up a new account with open sign-up; the client is signed in afterwards. */
-  async signUp(email: string, password: string): Promise<void> {
+  /** Signs up a new account with open sign-up, then signs in: the client is signed in afterwards. */
+  async signUp(email: string, password: string, name = 'Console Tester'): Promise<void> {
     const created = await this.submit('/console/sign-up', '/console/sign-up', {
       email,
       password,
-      name: 'Console Tester',
+      name,
     });
     assert.equal(created.status, 303, created.body);
+    assert.equal(locationOf(created), '/console/sign-in');
+    await this.signIn(email, password);
+  }
+
+  /** Signs in with the console's sign-in form. */
+  async signIn(email: string, password: string): Promise<void> {
+    const signedIn = await this.submit('/console/sign-in', '/console/sign-in', { email, password });
+    assert.equal(signedIn.status, 303, signedIn.body);
   }
 
   private async request(method: string, path: string, form?: Form): Promise<Page> {

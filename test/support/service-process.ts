@@ -10,6 +10,14 @@ const READY_TIMEOUT_MS = 60_000;
 /** The last output kept for a failure message; a service killed mid-load may say why. */
 const OUTPUT_KEPT = 8_000;
 
+export interface ServiceProcessOptions {
+  /**
+   * `tail` (the default): `output()` keeps the last few thousand characters; `all`: everything
+   * the processes wrote, for a test that reads the whole log.
+   */
+  keepOutput?: 'tail' | 'all';
+}
+
 /** Limits far above what a load test sends, so that it measures storage, not the limiter. */
 export const RAISED_RATE_LIMITS = {
   RATE_LIMIT_TOKEN_MAX: '1000000',
@@ -43,7 +51,7 @@ export const CLUSTER_WORKERS = 2;
 export interface ServiceProcess {
   url: string;
   deployment: Deployment;
-  /** What the processes have written (the last few thousand characters). */
+  /** What the processes have written: the last few thousand characters, or all (`keepOutput`). */
   output(): string;
   /**
    * Workers that died while the service ran (a cluster primary logs and replaces them), and
@@ -86,6 +94,7 @@ export async function startServiceProcess(
   database: TestDatabase,
   env: Record<string, string> = {},
   deployment: Deployment = 'process',
+  options: ServiceProcessOptions = {},
 ): Promise<ServiceProcess> {
   const address = env.PORT ? { PORT: env.PORT } : await fixedAddress();
   const url = `http://127.0.0.1:${address.PORT}`;
@@ -124,11 +133,12 @@ export async function startServiceProcess(
         })
       : Promise.resolve();
   let output = '';
+  const keepAll = options.keepOutput === 'all';
   const crashes: string[] = [];
   let pending = '';
   const keep = (chunk: Buffer) => {
     const text = chunk.toString();
-    output = (output + text).slice(-OUTPUT_KEPT);
+    output = keepAll ? output + text : (output + text).slice(-OUTPUT_KEPT);
     // Whole lines only, so a report split across chunks is still recognised.
     const lines = (pending + text).split('\n');
     pending = lines.pop()!.slice(-OUTPUT_KEPT);
