@@ -35,8 +35,8 @@ export const DEFAULT_GRAPHQL_LIMITS: Readonly<GraphQLLimits> = {
   maxDepth: 14,
   maxAliases: 30,
   maxTokens: 2000,
-  // Lets through a page of 100 events with every nested list (82,101), or a page of 10 with every
-  // field of the schema selected through both edges and lists (145,132).
+  // Lets through a page of 100 events with every nested list (158,601), or a page of 6 with every
+  // field of the schema selected through both edges and lists (about 172,000).
   maxCost: 200_000,
   documentCacheSize: 1000,
 };

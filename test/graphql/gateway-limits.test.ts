@@ -105,8 +105,8 @@ function queryWithTokens(fragments: number, extraTokens = 0): string {
 
 /**
  * Two pages of events with every outcome of every record, through both edges (4 objects each) and
- * lists (3 each). Each event may hold 1 + (1 + (1 + (1 + 5 × (1 + (1 + 50 × 4 + 50 × 3))))) =
- * 1,764 objects, so the operation costs 2 × (1 + 1,764 × first).
+ * lists (3 each). Each event may hold 1 + (1 + (1 + (1 + 10 × (1 + (1 + 50 × 4 + 50 × 3))))) =
+ * 3,524 objects, so the operation costs 2 × (1 + 3,524 × first).
  */
 const TWO_PAGES_OF_OUTCOMES = `query Outcomes($first: Int) {
   early: findVirtualInterviewEvents(first: $first, input: {}) { ...Outcomes }
@@ -227,15 +227,15 @@ describe('GraphQL gateway limits over HTTP', () => {
   describe('cost', () => {
     it('accepts a `first` just under the limit and refuses the next, naming the cost', async () => {
       assert.equal(DEFAULT_GRAPHQL_LIMITS.maxCost, 200_000, 'the pages below are sized for it');
-      const under = await post(service, { query: TWO_PAGES_OF_OUTCOMES, variables: { first: 56 } });
+      const under = await post(service, { query: TWO_PAGES_OF_OUTCOMES, variables: { first: 28 } });
       assertSucceeded(under);
       assert.equal(under.body.data.early.events.length, 2);
 
-      const over = await post(service, { query: TWO_PAGES_OF_OUTCOMES, variables: { first: 57 } });
+      const over = await post(service, { query: TWO_PAGES_OF_OUTCOMES, variables: { first: 29 } });
       assertRefused(
         over,
         'BAD_USER_INPUT',
-        /^Operation "Outcomes" may return up to 201098 objects; the limit is 200000\. Ask for fewer items/,
+        /^Operation "Outcomes" may return up to 204394 objects; the limit is 200000\. Ask for fewer items/,
       );
     });
 
@@ -467,6 +467,14 @@ describe('GraphQL limit settings', () => {
     assert.equal(cost(page), 1 + 1 + 20 * (1 + 1 + 50));
     assert.equal(cost(page, { first: 7 }), 1 + 1 + 7 * (1 + 1 + 50));
     assert.equal(cost('{ findVirtualInterviewEvents(first: 3, input: {}) { events { id } } }'), 4);
+
+    // An interviewee has at most 10 records (10 admissions), whatever `first` asks for; a repeated
+    // id counts each time, as the answer holds the event in each of its places.
+    const records = `query($ids: [ID!]!) { virtualInterviewEvents(input: { ids: $ids }) { events {
+      intervieweesConnection { interviewees { interviewRecordsConnection(first: 100) { records { id } } } }
+    } } }`;
+    assert.equal(cost(records, { ids: ['a'] }), 1 + 1 * (1 + 1 + 1 + 1 + 10));
+    assert.equal(cost(records, { ids: Array(10).fill('a') }), 1 + 10 * (1 + 1 + 1 + 1 + 10));
     assert.equal(cost('{ __typename __schema { types { fields { name } } } }'), 0);
   });
 });
