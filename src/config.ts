@@ -26,6 +26,13 @@ export interface GraphQLLimits {
   maxCost: number;
   /** Parsed and validated documents kept by query text; 0 turns the cache off. */
   documentCacheSize: number;
+  /**
+   * Most objects one answer may hold, counted while it executes (src/graphql/limits/answer-size.ts):
+   * a backstop for the cost estimate, which no operation whose estimate holds can reach.
+   */
+  maxResponseNodes: number;
+  /** Largest answer in bytes (estimated while it executes). */
+  maxResponseBytes: number;
 }
 
 export const DEFAULT_GRAPHQL_LIMITS: Readonly<GraphQLLimits> = {
@@ -39,6 +46,9 @@ export const DEFAULT_GRAPHQL_LIMITS: Readonly<GraphQLLimits> = {
   // field of the schema selected through both edges and lists (about 172,000).
   maxCost: 200_000,
   documentCacheSize: 1000,
+  maxResponseNodes: 200_000,
+  // Far above a page of 100 events with every field (a few megabytes); far below a worker's heap.
+  maxResponseBytes: 32 * 1024 * 1024,
 };
 
 const nonNegativeInt = z.coerce.number().int().min(0);
@@ -49,6 +59,8 @@ const graphqlLimitVariables = {
   GRAPHQL_MAX_TOKENS: positiveInt.default(DEFAULT_GRAPHQL_LIMITS.maxTokens),
   GRAPHQL_MAX_COST: positiveInt.default(DEFAULT_GRAPHQL_LIMITS.maxCost),
   GRAPHQL_DOCUMENT_CACHE_SIZE: nonNegativeInt.default(DEFAULT_GRAPHQL_LIMITS.documentCacheSize),
+  GRAPHQL_MAX_RESPONSE_NODES: positiveInt.default(DEFAULT_GRAPHQL_LIMITS.maxResponseNodes),
+  GRAPHQL_MAX_RESPONSE_BYTES: positiveInt.default(DEFAULT_GRAPHQL_LIMITS.maxResponseBytes),
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -375,6 +387,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxTokens: e.GRAPHQL_MAX_TOKENS,
       maxCost: e.GRAPHQL_MAX_COST,
       documentCacheSize: e.GRAPHQL_DOCUMENT_CACHE_SIZE,
+      maxResponseNodes: e.GRAPHQL_MAX_RESPONSE_NODES,
+      maxResponseBytes: e.GRAPHQL_MAX_RESPONSE_BYTES,
     },
     consoleSignUp: e.CONSOLE_SIGN_UP,
     cliSandboxTokens: e.CLI_SANDBOX_TOKENS,

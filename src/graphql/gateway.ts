@@ -24,6 +24,7 @@ import {
 import type { ContextFactory, GatewayContext, Principal } from './context.js';
 import { DocumentCache } from './document.js';
 import { createErrorFormatter, errorResponseBody, type ErrorCode } from './errors.js';
+import { AnswerBudget, countAnswers } from './limits/answer-size.js';
 import { costLimitError } from './limits/cost-limit.js';
 
 /** Resolves a bearer token to its principal, or null when the token is not valid now. */
@@ -52,8 +53,10 @@ const JSON_MEDIA_TYPE = 'application/json';
 export function graphqlRouter<Context extends GatewayContext>(
   options: GatewayOptions<Context>,
 ): Router {
-  const { schema, limits } = options;
+  const { limits } = options;
+  const schema = countAnswers(options.schema, (context) => (context as GatewayContext).answer);
   const documents = new DocumentCache(schema, limits);
+  const answerLimits = { maxNodes: limits.maxResponseNodes, maxBytes: limits.maxResponseBytes };
 
   const handleRequest = createHandler<Request, GatewayContext, Context>({
     schema,
@@ -87,6 +90,16 @@ export function graphqlRouter<Context extends GatewayContext>(
         contextValue: options.createContext(req.context),
       };
     },
+    // An answer that went past its budget is dropped whole: one error instead of a partial one.
+    onOperation: (_req, args, result) => {
+      const refusal = (args.contextValue as GatewayContext).answer.refusal();
+      if (!refusal) return result;
+      const operation = getOperationAST(args.document, args.operationName);
+      return {
+        data: null,
+        errors: [operation?.operation === 'mutation' ? afterMutation(refusal) : refusal],
+      };
+    },
     formatError: countingGraphQLErrors(createErrorFormatter(options.logger)),
   });
   const handle = timingGraphQLRequests(handleRequest);
@@ -109,6 +122,7 @@ export function graphqlRouter<Context extends GatewayContext>(
             requestId: req.id,
             logger: req.log,
             principal: res.locals.principal as Principal,
+            answer: new AnswerBudget(answerLimits),
           },
         });
         res.writeHead(init.status, init.statusText, init.headers).end(body ?? undefined);
@@ -222,6 +236,15 @@ function selectOperation(
       ? `Unknown operation named "${operationName}".`
       : 'Must provide operation name if query contains multiple operations.',
     { extensions: { code: 'BAD_USER_INPUT' } },
+  );
+}
+
+/** A mutation's change is made before its answer is counted; say so, so it is not sent again. */
+function afterMutation(refusal: GraphQLError): GraphQLError {
+  return new GraphQLError(
+    `${refusal.message} Changes made before the limit was reached stay made: read the events ` +
+      'again rather than sending the mutation again.',
+    { extensions: refusal.extensions },
   );
 }
 

@@ -394,8 +394,18 @@ describe('GraphQL limit settings', () => {
         GRAPHQL_MAX_TOKENS: '500',
         GRAPHQL_MAX_COST: '1000',
         GRAPHQL_DOCUMENT_CACHE_SIZE: '0',
+        GRAPHQL_MAX_RESPONSE_NODES: '300',
+        GRAPHQL_MAX_RESPONSE_BYTES: '4096',
       }).graphql,
-      { maxDepth: 8, maxAliases: 0, maxTokens: 500, maxCost: 1000, documentCacheSize: 0 },
+      {
+        maxDepth: 8,
+        maxAliases: 0,
+        maxTokens: 500,
+        maxCost: 1000,
+        documentCacheSize: 0,
+        maxResponseNodes: 300,
+        maxResponseBytes: 4096,
+      },
     );
     assert.throws(
       () => loadConfig({ GRAPHQL_MAX_COST: '0', GRAPHQL_MAX_DEPTH: 'deep' }),
@@ -480,6 +490,67 @@ describe('GraphQL limit settings', () => {
 });
 
 describe('GraphQL limit settings reach the running gateway', () => {
+  it('answers past GRAPHQL_MAX_RESPONSE_NODES or _BYTES with one BAD_USER_INPUT error and no data', async () => {
+    const database = await createTestDatabase('sqlite');
+    const tenant = await insertTenant(database.db, 'answer-size');
+    const graphs = [
+      await insertEventGraph(database.db, tenant, Date.UTC(2026, 2, 1, 9)),
+      await insertEventGraph(database.db, tenant, Date.UTC(2026, 2, 2, 9)),
+    ];
+    const principal = principalOf(tenant);
+    const service = await startTestService(database, {
+      clock: new ManualClock(Date.UTC(2026, 2, 1, 8)),
+      authenticate: async () => principal,
+      env: { GRAPHQL_MAX_RESPONSE_NODES: '12', GRAPHQL_MAX_RESPONSE_BYTES: '3000' },
+    });
+    const cutOff = (response: { status: number; body: GraphQLBody }, what: RegExp) => {
+      assert.equal(response.status, 200);
+      assert.equal(response.body.data, null);
+      assert.equal(response.body.errors?.length, 1, JSON.stringify(response.body.errors));
+      assert.equal(response.body.errors[0]!.extensions.code, 'BAD_USER_INPUT');
+      assert.match(response.body.errors[0]!.message, what);
+      return response.body.errors[0]!.message;
+    };
+    try {
+      assertSucceeded(
+        await post(service, {
+          query: '{ findVirtualInterviewEvents(input: {}) { events { id title } } }',
+        }),
+      );
+      // 1 + 2 × (edge, node, connection, 2 edges, 2 nodes, 2 interviewers) = 19 objects.
+      const interviewers = `interviewersConnection { edges { node { email } } interviewers { email } }`;
+      cutOff(
+        await post(service, {
+          query: `{ findVirtualInterviewEvents(input: {}) { edges { node { ${interviewers} } } } }`,
+        }),
+        /^The answer would hold more than 12 objects, the most one answer may hold\. Ask for fewer/,
+      );
+      // Two events, each with its lobby link 20 times over: some 3,600 bytes.
+      const links = Array.from({ length: 20 }, (_, i) => `u${i}: interviewerLobbyUrl`).join(' ');
+      cutOff(
+        await post(service, {
+          query: `{ findVirtualInterviewEvents(input: {}) { events { ${links} } } }`,
+        }),
+        /^The answer would hold more than 3000 bytes/,
+      );
+      const id = graphs[0]!.event.id;
+      const message = cutOff(
+        await post(service, {
+          query: `mutation { updateVirtualInterviewEvent(input: { setTitle: { id: "${id}", title: "Renamed" } }) {
+            event { ${interviewers} intervieweesConnection { edges { node { id } } interviewees { id } } }
+          } }`,
+        }),
+        /more than 12 objects/,
+      );
+      assert.match(message, /Changes made before the limit was reached stay made/);
+      const stored = await database.db('interview_events').where({ id }).first('title');
+      assert.equal(stored.title, 'Renamed');
+    } finally {
+      await service.stop();
+      await database.dispose();
+    }
+  });
+
   it('refuses a query deeper than GRAPHQL_MAX_DEPTH set in the environment', async () => {
     const database = await createTestDatabase('sqlite');
     const tenant = await insertTenant(database.db, 'settings');
