@@ -27,8 +27,8 @@ export interface GraphQLLimits {
   /** Parsed and validated documents kept by query text; 0 turns the cache off. */
   documentCacheSize: number;
   /**
-   * Most objects one answer may hold, counted while it executes (src/graphql/limits/answer-size.ts):
-   * a backstop for the cost estimate, which no operation whose estimate holds can reach.
+   * Most objects one answer may really hold, counted while it executes
+   * (src/graphql/limits/answer-size.ts): what bounds a worker's heap, whatever the estimate.
    */
   maxResponseNodes: number;
   /** Largest answer in bytes (estimated while it executes). */
@@ -46,9 +46,13 @@ export const DEFAULT_GRAPHQL_LIMITS: Readonly<GraphQLLimits> = {
   // field of the schema selected through both edges and lists (about 172,000).
   maxCost: 200_000,
   documentCacheSize: 1000,
-  maxResponseNodes: 200_000,
-  // Far above a page of 100 events with every field (a few megabytes); far below a worker's heap.
-  maxResponseBytes: 32 * 1024 * 1024,
+  // Measured on the production default (workers with WORKER_MAX_OLD_SPACE_MB=160): one answer
+  // of about 110,000 objects (12 MB), or two of 30 MB at once, exhausted a worker's heap, while
+  // two answers of 63,000 objects (7 MB) each per worker at once did not. These leave room for
+  // a few large answers at once; the cost limit above still admits what could be larger, and
+  // only an answer that really grows past these is refused.
+  maxResponseNodes: 50_000,
+  maxResponseBytes: 8 * 1024 * 1024,
 };
 
 const nonNegativeInt = z.coerce.number().int().min(0);

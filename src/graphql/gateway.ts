@@ -90,7 +90,7 @@ export function graphqlRouter<Context extends GatewayContext>(
         contextValue: options.createContext(req.context),
       };
     },
-    // An answer that went past its budget is dropped whole: one error instead of a partial one.
+    // An answer that went past its budget was cut short; it is dropped whole for one error.
     onOperation: (_req, args, result) => {
       const refusal = (args.contextValue as GatewayContext).answer.refusal();
       if (!refusal) return result;

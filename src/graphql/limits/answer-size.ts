@@ -5,9 +5,11 @@ import {
   getNullableType,
   isCompositeType,
   isListType,
+  isNonNullType,
   isObjectType,
   type GraphQLFieldResolver,
   type GraphQLOutputType,
+  type GraphQLResolveInfo,
   type GraphQLSchema,
 } from 'graphql';
 
@@ -22,62 +24,56 @@ export interface AnswerLimits {
 /**
  * What one request's answer has grown to while it executes. The cost limit refuses an operation
  * that could answer too much before it runs, but it is only as good as its estimate; this counts
- * what the resolvers really return, before graphql expands it, and stops the request once it is
- * past a limit, so that no estimate, however wrong, lets one answer exhaust the worker's heap.
+ * what the resolvers really return, before graphql expands it, and once the answer is past a
+ * limit the rest of the request is cut short and the gateway answers with `refusal()` alone, so
+ * that no estimate, however wrong, lets one answer exhaust the worker's heap.
  */
 export class AnswerBudget {
   private nodes = 0;
   private bytes = 0;
-  private exceeded: { message: string; error: GraphQLError } | undefined;
+  private exceededBy: string | undefined;
 
   constructor(private readonly limits: AnswerLimits) {}
 
-  /** Counts a resolved value; throws once the answer is past a limit. */
-  spend(nodes: number, bytes: number): void {
-    this.nodes += nodes;
-    this.bytes += bytes;
-    if (!this.exceeded) {
-      const what =
-        this.nodes > this.limits.maxNodes
-          ? `more than ${this.limits.maxNodes} objects`
-          : this.bytes > this.limits.maxBytes
-            ? `more than ${this.limits.maxBytes} bytes`
-            : undefined;
-      if (!what) return;
-      const message =
-        `The answer would hold ${what}, the most one answer may hold. Ask for fewer items ` +
-        'with "first" or fewer ids, or select fewer nested connections.';
-      // One error, thrown again by every resolver still running: graphql keeps an error that
-      // already has a path as it is, so the request stops without making an error per field.
-      this.exceeded = { message, error: new GraphQLError(message, { path: [] }) };
-    }
-    throw this.exceeded.error;
+  get exceeded(): boolean {
+    return this.exceededBy !== undefined;
   }
 
-  /** Throws when the answer is already past a limit: nothing more needs resolving. */
-  check(): void {
-    if (this.exceeded) throw this.exceeded.error;
+  /** Counts a resolved value; false once the answer is past a limit. */
+  spend(nodes: number, bytes: number): boolean {
+    this.nodes += nodes;
+    this.bytes += bytes;
+    if (this.nodes > this.limits.maxNodes) {
+      this.exceededBy ??= `more than ${this.limits.maxNodes} objects`;
+    } else if (this.bytes > this.limits.maxBytes) {
+      this.exceededBy ??= `more than ${this.limits.maxBytes} bytes`;
+    }
+    return !this.exceeded;
   }
 
   /** The error that replaces the whole answer once it went past a limit, else undefined. */
   refusal(): GraphQLError | undefined {
-    if (!this.exceeded) return undefined;
-    return new GraphQLError(this.exceeded.message, { extensions: { code: 'BAD_USER_INPUT' } });
+    if (!this.exceededBy) return undefined;
+    return new GraphQLError(
+      `The answer would hold ${this.exceededBy}, the most one answer may hold. Ask for fewer ` +
+        'items with "first" or fewer ids, or select fewer nested connections.',
+      { extensions: { code: 'BAD_USER_INPUT' } },
+    );
   }
 }
 
 /** The budget of the request a resolver runs for. */
 export type BudgetOf = (context: unknown) => AnswerBudget;
 
-const counted = new WeakSet<GraphQLSchema>();
+const countedSchemas = new WeakSet<GraphQLSchema>();
 
 /**
  * Makes every field of `schema` count what it resolves to against the request's budget. Done
  * once per schema, in place: the gateway owns the schema it is handed.
  */
 export function countAnswers(schema: GraphQLSchema, budgetOf: BudgetOf): GraphQLSchema {
-  if (counted.has(schema)) return schema;
-  counted.add(schema);
+  if (countedSchemas.has(schema)) return schema;
+  countedSchemas.add(schema);
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isObjectType(type) || type.name.startsWith('__')) continue;
     for (const field of Object.values(type.getFields())) {
@@ -87,37 +83,68 @@ export function countAnswers(schema: GraphQLSchema, budgetOf: BudgetOf): GraphQL
   return schema;
 }
 
+/**
+ * A resolver that counts its value, and once the answer is past a limit, cuts it short: a list
+ * comes back empty and a nullable field null, so nothing below them is resolved; a non-null
+ * field keeps its value (its own lists are cut in turn). Nothing is thrown: graphql 16 leaves a
+ * rejection unhandled when a sibling in the same list or object fails synchronously, and an
+ * unhandled rejection ends the process. The answer built this way is thrown away whole.
+ */
 function countingResolver(
   resolve: GraphQLFieldResolver<unknown, unknown>,
   type: GraphQLOutputType,
   budgetOf: BudgetOf,
 ): GraphQLFieldResolver<unknown, unknown> {
+  const cut = isListType(getNullableType(type)) ? CUT_LIST : isNonNullType(type) ? KEEP : null;
+  // Runs for every field of every answer: nothing is allocated for a value resolved at once.
   return (source, args, context, info) => {
     const budget = budgetOf(context);
-    budget.check();
-    const keyBytes = String(info.path.key).length + 4;
-    const spend = (value: unknown) => {
-      const { nodes, bytes } = sizeOf(value, type);
-      budget.spend(nodes, keyBytes + bytes);
-      return value;
-    };
+    if (budget.exceeded) {
+      return cut === KEEP ? resolve(source, args, context, info) : cut === CUT_LIST ? [] : null;
+    }
     const value = resolve(source, args, context, info);
-    return isPromiseLike(value) ? value.then(spend) : spend(value);
+    if (!isPromiseLike(value)) return counted(budget, type, cut, info, value);
+    return value.then((resolved) => counted(budget, type, cut, info, resolved));
   };
 }
 
-/** Objects and (roughly) serialized bytes a resolved value adds, before what is selected in it. */
-function sizeOf(value: unknown, type: GraphQLOutputType): { nodes: number; bytes: number } {
-  if (value === null || value === undefined) return { nodes: 0, bytes: 4 };
+/** What a field answers once the budget is spent (besides null). */
+const CUT_LIST = Symbol('empty list');
+const KEEP = Symbol('its own value');
+type Cut = typeof CUT_LIST | typeof KEEP | null;
+
+function counted(
+  budget: AnswerBudget,
+  type: GraphQLOutputType,
+  cut: Cut,
+  info: GraphQLResolveInfo,
+  value: unknown,
+): unknown {
+  const keyBytes = String(info.path.key).length + 4;
+  if (budget.spend(nodesIn(value, type), keyBytes + bytesOf(value, type))) return value;
+  return cut === KEEP ? value : cut === CUT_LIST ? [] : null;
+}
+
+/** Objects a resolved value adds (those selected inside it are counted by their own fields). */
+function nodesIn(value: unknown, type: GraphQLOutputType): number {
+  if (value === null || value === undefined) return 0;
+  const nullable = getNullableType(type);
+  if (!isCompositeType(getNamedType(nullable))) return 0;
+  return isListType(nullable) && Array.isArray(value) ? value.length : 1;
+}
+
+/** Roughly the bytes a resolved value adds to the serialized answer, before what is inside it. */
+function bytesOf(value: unknown, type: GraphQLOutputType): number {
+  if (value === null || value === undefined) return 4;
   const nullable = getNullableType(type);
   const composite = isCompositeType(getNamedType(nullable));
   if (isListType(nullable) && Array.isArray(value)) {
-    if (composite) return { nodes: value.length, bytes: 2 + value.length * 3 };
+    if (composite) return 2 + value.length * 3;
     let bytes = 2;
     for (const item of value) bytes += leafBytes(item) + 1;
-    return { nodes: 0, bytes };
+    return bytes;
   }
-  return composite ? { nodes: 1, bytes: 2 } : { nodes: 0, bytes: leafBytes(value) };
+  return composite ? 2 : leafBytes(value);
 }
 
 /** A scalar or enum value as JSON; custom scalars (dates) serialize to a short string. */
