@@ -255,6 +255,13 @@ export type PageInfo = {
  * parameter at the token endpoint); a token without an employer is refused with `FORBIDDEN`. An
  * operation only ever sees the events of the token's employer: another employer's event looks
  * exactly like one that does not exist.
+ *
+ * Every list in an answer has a bound: `first` (at most 100), the number of ids (at most 100), or
+ * the most items the Interview API allows in a nested list (50 interviewers and 1 interviewee per
+ * event, 10 records per interviewee, 50 outcomes per record). An operation that could answer more
+ * objects than the server allows with every list full, or whose answer grows past the server's
+ * limits while it runs, is refused whole with `BAD_USER_INPUT`; ask for fewer items with `first` or
+ * fewer ids, or select fewer nested connections.
  */
 export type Query = {
   __typename?: 'Query';
@@ -266,7 +273,8 @@ export type Query = {
   findVirtualInterviewEvents: VirtualInterviewEventsConnection;
   /**
    * Fetches events by id. An id that matches no event of the token's employer gives a `null`
-   * entry rather than an error.
+   * entry rather than an error. An id given more than once is read once, and each of its places
+   * in the answer holds the event.
    */
   virtualInterviewEvents: VirtualInterviewEventsPayload;
 };
@@ -279,6 +287,13 @@ export type Query = {
  * parameter at the token endpoint); a token without an employer is refused with `FORBIDDEN`. An
  * operation only ever sees the events of the token's employer: another employer's event looks
  * exactly like one that does not exist.
+ *
+ * Every list in an answer has a bound: `first` (at most 100), the number of ids (at most 100), or
+ * the most items the Interview API allows in a nested list (50 interviewers and 1 interviewee per
+ * event, 10 records per interviewee, 50 outcomes per record). An operation that could answer more
+ * objects than the server allows with every list full, or whose answer grows past the server's
+ * limits while it runs, is refused whole with `BAD_USER_INPUT`; ask for fewer items with `first` or
+ * fewer ids, or select fewer nested connections.
  */
 export type QueryFindVirtualInterviewEventsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
@@ -294,6 +309,13 @@ export type QueryFindVirtualInterviewEventsArgs = {
  * parameter at the token endpoint); a token without an employer is refused with `FORBIDDEN`. An
  * operation only ever sees the events of the token's employer: another employer's event looks
  * exactly like one that does not exist.
+ *
+ * Every list in an answer has a bound: `first` (at most 100), the number of ids (at most 100), or
+ * the most items the Interview API allows in a nested list (50 interviewers and 1 interviewee per
+ * event, 10 records per interviewee, 50 outcomes per record). An operation that could answer more
+ * objects than the server allows with every list full, or whose answer grows past the server's
+ * limits while it runs, is refused whole with `BAD_USER_INPUT`; ask for fewer items with `first` or
+ * fewer ids, or select fewer nested connections.
  */
 export type QueryVirtualInterviewEventsArgs = {
   input: VirtualInterviewEventsInput;
@@ -542,7 +564,10 @@ export type VirtualInterviewEventsConnection = {
 
 /** Events to fetch by id. */
 export type VirtualInterviewEventsInput = {
-  /** Ids of the events, 1 to 100. The result has one entry per id, in the same order. */
+  /**
+   * Ids of the events, 1 to 100, repeats counted. The result has one entry per id, in the same
+   * order.
+   */
   ids: Array<Scalars['ID']['input']>;
 };
 
@@ -566,6 +591,8 @@ export type VirtualInterviewInterviewee = {
   /**
    * Interviews held with this interviewee in this event, oldest first. A new record starts each
    * time an interviewer admits the interviewee from the lobby, so the list is empty until then.
+   * An interviewee is admitted at most 10 times in one event (the lobby refuses the next
+   * admission), so the list holds at most 10 records, and a page never holds more than 10.
    */
   interviewRecordsConnection: VirtualInterviewRecordsConnection;
   /**
@@ -760,7 +787,7 @@ export type VirtualInterviewRecord = {
   endTime: Maybe<Scalars['DateTime']['output']>;
   /** Unique id of the interview record. */
   id: Scalars['ID']['output'];
-  /** One outcome per interviewer of the event, each holding that interviewer's decision. */
+  /** One outcome per interviewer of the event, each holding that interviewer's decision: at most 50. */
   interviewOutcomesConnection: VirtualInterviewOutcomesConnection;
   /** The interviewee who was interviewed. */
   interviewee: Maybe<VirtualInterviewInterviewee>;

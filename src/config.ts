@@ -26,6 +26,13 @@ export interface GraphQLLimits {
   maxCost: number;
   /** Parsed and validated documents kept by query text; 0 turns the cache off. */
   documentCacheSize: number;
+  /**
+   * Most objects one answer may really hold, counted while it executes
+   * (src/graphql/limits/answer-size.ts): what bounds a worker's heap, whatever the estimate.
+   */
+  maxResponseNodes: number;
+  /** Largest answer in bytes (estimated while it executes). */
+  maxResponseBytes: number;
 }
 
 export const DEFAULT_GRAPHQL_LIMITS: Readonly<GraphQLLimits> = {
@@ -35,10 +42,17 @@ export const DEFAULT_GRAPHQL_LIMITS: Readonly<GraphQLLimits> = {
   maxDepth: 14,
   maxAliases: 30,
   maxTokens: 2000,
-  // Lets through a page of 100 events with every nested list (82,101), or a page of 10 with every
-  // field of the schema selected through both edges and lists (145,132).
+  // Lets through a page of 100 events with every nested list (158,601), or a page of 6 with every
+  // field of the schema selected through both edges and lists (about 172,000).
   maxCost: 200_000,
   documentCacheSize: 1000,
+  // Measured on the production default (workers with WORKER_MAX_OLD_SPACE_MB=160): one answer
+  // of about 110,000 objects (12 MB), or two of 30 MB at once, exhausted a worker's heap, while
+  // two answers of 63,000 objects (7 MB) each per worker at once did not. These leave room for
+  // a few large answers at once; the cost limit above still admits what could be larger, and
+  // only an answer that really grows past these is refused.
+  maxResponseNodes: 50_000,
+  maxResponseBytes: 8 * 1024 * 1024,
 };
 
 const nonNegativeInt = z.coerce.number().int().min(0);
@@ -49,6 +63,8 @@ const graphqlLimitVariables = {
   GRAPHQL_MAX_TOKENS: positiveInt.default(DEFAULT_GRAPHQL_LIMITS.maxTokens),
   GRAPHQL_MAX_COST: positiveInt.default(DEFAULT_GRAPHQL_LIMITS.maxCost),
   GRAPHQL_DOCUMENT_CACHE_SIZE: nonNegativeInt.default(DEFAULT_GRAPHQL_LIMITS.documentCacheSize),
+  GRAPHQL_MAX_RESPONSE_NODES: positiveInt.default(DEFAULT_GRAPHQL_LIMITS.maxResponseNodes),
+  GRAPHQL_MAX_RESPONSE_BYTES: positiveInt.default(DEFAULT_GRAPHQL_LIMITS.maxResponseBytes),
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -450,6 +466,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxTokens: e.GRAPHQL_MAX_TOKENS,
       maxCost: e.GRAPHQL_MAX_COST,
       documentCacheSize: e.GRAPHQL_DOCUMENT_CACHE_SIZE,
+      maxResponseNodes: e.GRAPHQL_MAX_RESPONSE_NODES,
+      maxResponseBytes: e.GRAPHQL_MAX_RESPONSE_BYTES,
     },
     consoleSignUp: e.CONSOLE_SIGN_UP,
     cliSandboxTokens: e.CLI_SANDBOX_TOKENS,

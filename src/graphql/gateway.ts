@@ -31,6 +31,7 @@ import {
   isTemporarilyUnavailable,
   type ErrorCode,
 } from './errors.js';
+import { AnswerBudget, countAnswers } from './limits/answer-size.js';
 import { costLimitError } from './limits/cost-limit.js';
 
 /**
@@ -62,9 +63,11 @@ const JSON_MEDIA_TYPE = 'application/json';
 export function graphqlRouter<Context extends GatewayContext>(
   options: GatewayOptions<Context>,
 ): Router {
-  const { schema, limits } = options;
+  const { limits } = options;
+  const schema = countAnswers(options.schema, (context) => (context as GatewayContext).answer);
   const documents = new DocumentCache(schema, limits);
   const formatError = countingGraphQLErrors(createErrorFormatter(options.logger));
+  const answerLimits = { maxNodes: limits.maxResponseNodes, maxBytes: limits.maxResponseBytes };
 
   const handleRequest = createHandler<Request, GatewayContext, Context>({
     schema,
@@ -98,11 +101,20 @@ export function graphqlRouter<Context extends GatewayContext>(
         contextValue: options.createContext(req.context),
       };
     },
-    // A busy database (retried already, nothing written by the failed field) is no 200: the
-    // result, with what did run, goes out as a 503 with Retry-After.
-    onOperation: (req, _args, result) => {
+    onOperation: (req, args, result) => {
+      // An answer that went past its budget was cut short; it is dropped whole for one error.
+      const refusal = (args.contextValue as GatewayContext).answer.refusal();
+      if (refusal) {
+        const operation = getOperationAST(args.document, args.operationName);
+        return {
+          data: null,
+          errors: [operation?.operation === 'mutation' ? afterMutation(refusal) : refusal],
+        };
+      }
+      // A busy database (retried already, nothing written by the failed field) is no 200: the
+      // result, with what did run, goes out as a 503 with Retry-After.
       const busy = 'errors' in result ? result.errors?.find(isTemporarilyUnavailable) : undefined;
-      if (!busy || !('errors' in result)) return undefined;
+      if (!busy || !('errors' in result)) return result;
       const cause = busy.originalError as TemporarilyUnavailable;
       req.raw.log.warn({ err: cause }, 'database busy after retries: answered 503');
       const body = { ...result, errors: result.errors!.map(formatError) };
@@ -140,6 +152,7 @@ export function graphqlRouter<Context extends GatewayContext>(
             requestId: req.id,
             logger: req.log,
             principal: res.locals.principal as Principal,
+            answer: new AnswerBudget(answerLimits),
           },
         });
         res.writeHead(init.status, init.statusText, init.headers).end(body ?? undefined);
@@ -257,6 +270,15 @@ function selectOperation(
       ? `Unknown operation named "${operationName}".`
       : 'Must provide operation name if query contains multiple operations.',
     { extensions: { code: 'BAD_USER_INPUT' } },
+  );
+}
+
+/** A mutation's change is made before its answer is counted; say so, so it is not sent again. */
+function afterMutation(refusal: GraphQLError): GraphQLError {
+  return new GraphQLError(
+    `${refusal.message} Changes made before the limit was reached stay made: read the events ` +
+      'again rather than sending the mutation again.',
+    { extensions: refusal.extensions },
   );
 }
 

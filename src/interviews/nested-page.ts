@@ -1,5 +1,6 @@
 import { ValidationError } from '../errors.js';
 import { checkedPageSize } from './event-finder.js';
+import { NESTED_LIST_BOUNDS, type NestedListName } from './list-bounds.js';
 
 export interface Edge<Node> {
   node: Node;
@@ -38,16 +39,40 @@ const MAX_CURSOR_LENGTH = 100;
  * names an item of this very list, so a cursor from another list, a forged one or one whose item
  * has left the list is refused rather than silently restarting the list. Without `first` the
  * page runs to the end of the list: the whole list without `after`, as before paging existed.
+ * Either way a page holds at most the list's bound (NESTED_LIST_BOUNDS), which the cost model
+ * relies on: rows stored before a bound existed, or past it, are left to later pages.
+ *
+ * A parent met again in the same request (an id repeated in `virtualInterviewEvents`) has the
+ * same list from the loaders, and gets the same page object back instead of a new one.
  */
 export function nestedPage<Node extends { id: string }>(
   list: readonly Node[],
   args: NestedPageArgs,
-  listName: string,
+  listName: NestedListName,
 ): NestedPage<Node> {
-  const size = pageSize(args.first);
+  const key = JSON.stringify([listName, args.first ?? null, args.after ?? null]);
+  let pages = pagesOfList.get(list);
+  const known = pages?.get(key);
+  if (known) return known as NestedPage<Node>;
+  const page = slicePage(list, args, listName);
+  if (!pages) pagesOfList.set(list, (pages = new Map()));
+  pages.set(key, page);
+  return page;
+}
+
+/** Pages already made, by the list they were cut from (lists live as long as their request). */
+const pagesOfList = new WeakMap<readonly object[], Map<string, NestedPage<unknown>>>();
+
+function slicePage<Node extends { id: string }>(
+  list: readonly Node[],
+  args: NestedPageArgs,
+  listName: NestedListName,
+): NestedPage<Node> {
+  const bound = NESTED_LIST_BOUNDS[listName];
+  const size = Math.min(pageSize(args.first) ?? bound, bound);
   // Only null/undefined mean "from the start"; an empty string is a malformed cursor.
   const start = args.after == null ? 0 : positionAfter(list, args.after, listName);
-  const nodes = list.slice(start, size === undefined ? undefined : start + size);
+  const nodes = list.slice(start, start + size);
   const edges = nodes.map((node) => ({ node, cursor: cursorOf(node.id) }));
   return {
     edges,

@@ -1,4 +1,5 @@
 import { DECISION_VALUES, type DecisionValue } from '../interviews/vocabulary.js';
+import { admissionRefusal } from '../interviews/rules/admissions.js';
 import type { LobbyView } from '../interviews/lifecycle/interview-lifecycle.js';
 import { describeSchedule, isoInstant, timeOfDay } from './schedule.js';
 import {
@@ -72,6 +73,8 @@ export function intervieweeModel(view: LobbyView) {
 export function interviewerModel(view: LobbyView, me: Interviewer, draft?: DecisionDraft) {
   const open = isOpen(view.event.status);
   const status = view.interviewee?.status;
+  const waiting = open && (status === 'CHECKED_IN' || status === 'REQUEUED');
+  const noMoreAdmissions = admissionRefusal(view.records.length);
   return {
     ...eventSummary(view),
     me: { email: me.email, name: me.name ?? '' },
@@ -81,7 +84,8 @@ export function interviewerModel(view: LobbyView, me: Interviewer, draft?: Decis
           status: INTERVIEWEE_STATUS_FOR_INTERVIEWERS[view.interviewee.status],
         }
       : null,
-    can_admit: open && (status === 'CHECKED_IN' || status === 'REQUEUED'),
+    can_admit: waiting && !noMoreAdmissions,
+    admission_refusal: waiting ? noMoreAdmissions : null,
     in_room: open && status === 'INTERVIEWING',
     can_end_event: open,
     records: view.records.map((record, index) => recordModel(view, record, index, me, draft)),

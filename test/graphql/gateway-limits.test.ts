@@ -105,8 +105,8 @@ function queryWithTokens(fragments: number, extraTokens = 0): string {
 
 /**
  * Two pages of events with every outcome of every record, through both edges (4 objects each) and
- * lists (3 each). Each event may hold 1 + (1 + (1 + (1 + 5 × (1 + (1 + 50 × 4 + 50 × 3))))) =
- * 1,764 objects, so the operation costs 2 × (1 + 1,764 × first).
+ * lists (3 each). Each event may hold 1 + (1 + (1 + (1 + 10 × (1 + (1 + 50 × 4 + 50 × 3))))) =
+ * 3,524 objects, so the operation costs 2 × (1 + 3,524 × first).
  */
 const TWO_PAGES_OF_OUTCOMES = `query Outcomes($first: Int) {
   early: findVirtualInterviewEvents(first: $first, input: {}) { ...Outcomes }
@@ -227,15 +227,15 @@ describe('GraphQL gateway limits over HTTP', () => {
   describe('cost', () => {
     it('accepts a `first` just under the limit and refuses the next, naming the cost', async () => {
       assert.equal(DEFAULT_GRAPHQL_LIMITS.maxCost, 200_000, 'the pages below are sized for it');
-      const under = await post(service, { query: TWO_PAGES_OF_OUTCOMES, variables: { first: 56 } });
+      const under = await post(service, { query: TWO_PAGES_OF_OUTCOMES, variables: { first: 28 } });
       assertSucceeded(under);
       assert.equal(under.body.data.early.events.length, 2);
 
-      const over = await post(service, { query: TWO_PAGES_OF_OUTCOMES, variables: { first: 57 } });
+      const over = await post(service, { query: TWO_PAGES_OF_OUTCOMES, variables: { first: 29 } });
       assertRefused(
         over,
         'BAD_USER_INPUT',
-        /^Operation "Outcomes" may return up to 201098 objects; the limit is 200000\. Ask for fewer items/,
+        /^Operation "Outcomes" may return up to 204394 objects; the limit is 200000\. Ask for fewer items/,
       );
     });
 
@@ -394,8 +394,18 @@ describe('GraphQL limit settings', () => {
         GRAPHQL_MAX_TOKENS: '500',
         GRAPHQL_MAX_COST: '1000',
         GRAPHQL_DOCUMENT_CACHE_SIZE: '0',
+        GRAPHQL_MAX_RESPONSE_NODES: '300',
+        GRAPHQL_MAX_RESPONSE_BYTES: '4096',
       }).graphql,
-      { maxDepth: 8, maxAliases: 0, maxTokens: 500, maxCost: 1000, documentCacheSize: 0 },
+      {
+        maxDepth: 8,
+        maxAliases: 0,
+        maxTokens: 500,
+        maxCost: 1000,
+        documentCacheSize: 0,
+        maxResponseNodes: 300,
+        maxResponseBytes: 4096,
+      },
     );
     assert.throws(
       () => loadConfig({ GRAPHQL_MAX_COST: '0', GRAPHQL_MAX_DEPTH: 'deep' }),
@@ -467,11 +477,80 @@ describe('GraphQL limit settings', () => {
     assert.equal(cost(page), 1 + 1 + 20 * (1 + 1 + 50));
     assert.equal(cost(page, { first: 7 }), 1 + 1 + 7 * (1 + 1 + 50));
     assert.equal(cost('{ findVirtualInterviewEvents(first: 3, input: {}) { events { id } } }'), 4);
+
+    // An interviewee has at most 10 records (10 admissions), whatever `first` asks for; a repeated
+    // id counts each time, as the answer holds the event in each of its places.
+    const records = `query($ids: [ID!]!) { virtualInterviewEvents(input: { ids: $ids }) { events {
+      intervieweesConnection { interviewees { interviewRecordsConnection(first: 100) { records { id } } } }
+    } } }`;
+    assert.equal(cost(records, { ids: ['a'] }), 1 + 1 * (1 + 1 + 1 + 1 + 10));
+    assert.equal(cost(records, { ids: Array(10).fill('a') }), 1 + 10 * (1 + 1 + 1 + 1 + 10));
     assert.equal(cost('{ __typename __schema { types { fields { name } } } }'), 0);
   });
 });
 
 describe('GraphQL limit settings reach the running gateway', () => {
+  it('answers past GRAPHQL_MAX_RESPONSE_NODES or _BYTES with one BAD_USER_INPUT error and no data', async () => {
+    const database = await createTestDatabase('sqlite');
+    const tenant = await insertTenant(database.db, 'answer-size');
+    const graphs = [
+      await insertEventGraph(database.db, tenant, Date.UTC(2026, 2, 1, 9)),
+      await insertEventGraph(database.db, tenant, Date.UTC(2026, 2, 2, 9)),
+    ];
+    const principal = principalOf(tenant);
+    const service = await startTestService(database, {
+      clock: new ManualClock(Date.UTC(2026, 2, 1, 8)),
+      authenticate: async () => principal,
+      env: { GRAPHQL_MAX_RESPONSE_NODES: '12', GRAPHQL_MAX_RESPONSE_BYTES: '3000' },
+    });
+    const cutOff = (response: { status: number; body: GraphQLBody }, what: RegExp) => {
+      assert.equal(response.status, 200);
+      assert.equal(response.body.data, null);
+      assert.equal(response.body.errors?.length, 1, JSON.stringify(response.body.errors));
+      assert.equal(response.body.errors[0]!.extensions.code, 'BAD_USER_INPUT');
+      assert.match(response.body.errors[0]!.message, what);
+      return response.body.errors[0]!.message;
+    };
+    try {
+      assertSucceeded(
+        await post(service, {
+          query: '{ findVirtualInterviewEvents(input: {}) { events { id title } } }',
+        }),
+      );
+      // 1 + 2 × (edge, node, connection, 2 edges, 2 nodes, 2 interviewers) = 19 objects.
+      const interviewers = `interviewersConnection { edges { node { email } } interviewers { email } }`;
+      cutOff(
+        await post(service, {
+          query: `{ findVirtualInterviewEvents(input: {}) { edges { node { ${interviewers} } } } }`,
+        }),
+        /^The answer would hold more than 12 objects, the most one answer may hold\. Ask for fewer/,
+      );
+      // Two events, each with its lobby link 20 times over: some 3,600 bytes.
+      const links = Array.from({ length: 20 }, (_, i) => `u${i}: interviewerLobbyUrl`).join(' ');
+      cutOff(
+        await post(service, {
+          query: `{ findVirtualInterviewEvents(input: {}) { events { ${links} } } }`,
+        }),
+        /^The answer would hold more than 3000 bytes/,
+      );
+      const id = graphs[0]!.event.id;
+      const message = cutOff(
+        await post(service, {
+          query: `mutation { updateVirtualInterviewEvent(input: { setTitle: { id: "${id}", title: "Renamed" } }) {
+            event { ${interviewers} intervieweesConnection { edges { node { id } } interviewees { id } } }
+          } }`,
+        }),
+        /more than 12 objects/,
+      );
+      assert.match(message, /Changes made before the limit was reached stay made/);
+      const stored = await database.db('interview_events').where({ id }).first('title');
+      assert.equal(stored.title, 'Renamed');
+    } finally {
+      await service.stop();
+      await database.dispose();
+    }
+  });
+
   it('refuses a query deeper than GRAPHQL_MAX_DEPTH set in the environment', async () => {
     const database = await createTestDatabase('sqlite');
     const tenant = await insertTenant(database.db, 'settings');

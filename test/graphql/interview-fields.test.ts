@@ -258,6 +258,29 @@ describeEachDialect('Interview API fields over HTTP', (database) => {
     ]);
   });
 
+  it('reads a repeated id once and answers it in each of its places', async () => {
+    const statements: string[] = [];
+    const listener = (query: { sql: string }) => void statements.push(query.sql);
+    const ids = [mine.event.id, randomUUID(), mine.event.id, another.event.id, mine.event.id];
+    service.db.on('query', listener);
+    try {
+      const { data, errors } = await graphql('employer', EVERY_EVENT_FIELD, { ids });
+      assert.equal(errors, undefined, JSON.stringify(errors));
+      const events = data.virtualInterviewEvents.events;
+      assert.deepEqual(
+        events.map((event: { id: string } | null) => event?.id ?? null),
+        [mine.event.id, null, mine.event.id, another.event.id, mine.event.id],
+      );
+      assert.deepEqual(events[2], events[0]);
+      assert.deepEqual(events[4], events[0]);
+    } finally {
+      service.db.off('query', listener);
+    }
+    const eventReads = statements.filter((sql) => /from [`"]interview_events[`"]/i.test(sql));
+    assert.equal(eventReads.length, 1, eventReads.join('\n'));
+    assert.equal((eventReads[0]!.match(/\?|\$\d+/g) ?? []).length, 3, 'three distinct ids');
+  });
+
   it('costs the same number of SQL queries for one event as for several', async () => {
     const count = async (ids: string[]) => {
       let queries = 0;

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { MAX_ADMISSIONS_PER_INTERVIEWEE } from '../../src/interviews/rules/admissions.js';
 import { describeEachDialect, type TestDatabase } from '../support/databases.js';
 import { postGraphQL, type GraphQLBody } from '../support/graphql-client.js';
 import {
@@ -160,9 +161,10 @@ describeEachDialect('nested connections, paged', (database) => {
   let service: Awaited<ReturnType<typeof startTestService>>;
   let graph: EventGraph;
   let otherGraph: EventGraph;
+  let tenant: Awaited<ReturnType<typeof insertTenant>>;
 
   before(async () => {
-    const tenant = await insertTenant(database().db, 'nested');
+    tenant = await insertTenant(database().db, 'nested');
     graph = await insertEventGraph(database().db, tenant);
     otherGraph = await insertEventGraph(database().db, tenant);
     await widenGraph(database(), graph);
@@ -329,6 +331,32 @@ describeEachDialect('nested connections, paged', (database) => {
         /not a cursor of this interviewersConnection/,
       );
     });
+  });
+
+  it("never answers more than a list's bound: records stored past the cap come on later pages", async () => {
+    // An interviewee with more records than the lobby now allows, as written before the cap.
+    const past = await insertEventGraph(database().db, tenant);
+    const rows = Array.from({ length: 2 * MAX_ADMISSIONS_PER_INTERVIEWEE + 5 }, (_, n) => ({
+      id: randomUUID(),
+      event_id: past.event.id,
+      interviewee_id: past.interviewee.id,
+      start_at: past.event.start_at + n * 60_000,
+      end_at: past.event.start_at + n * 60_000 + 30_000,
+      recording_url: null,
+      created_at: past.record.created_at + 1 + n,
+    }));
+    await database().db('interview_records').insert(rows);
+    const records = LISTS[2]!;
+    const seen: string[] = [];
+    let after: string | undefined;
+    for (const first of [undefined, 100, undefined]) {
+      const connection = await page(records, { first, after }, past.event.id);
+      assert.ok(connection.nodes.length <= MAX_ADMISSIONS_PER_INTERVIEWEE);
+      seen.push(...connection.ids);
+      after = connection.pageInfo.endCursor ?? undefined;
+      assert.equal(connection.pageInfo.hasNextPage, seen.length < rows.length + 1);
+    }
+    assert.deepEqual(seen, [past.record.id, ...rows.map((row) => row.id)]);
   });
 
   it('pages with the same SQL statements as the unpaged request', async () => {

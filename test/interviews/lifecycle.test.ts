@@ -9,6 +9,7 @@ import { TransitionRefused } from '../../src/interviews/lifecycle/interview-life
 import { InterviewLifecycleService } from '../../src/interviews/lifecycle/lifecycle-service.js';
 import { LifecycleStore } from '../../src/interviews/lifecycle/lifecycle-store.js';
 import { archiveDelayMs } from '../../src/interviews/lifecycle/settle.js';
+import { MAX_ADMISSIONS_PER_INTERVIEWEE } from '../../src/interviews/rules/admissions.js';
 import type { Principal } from '../../src/oauth/principal.js';
 import { SecretBox } from '../../src/security/secret-box.js';
 import { describeEachDialect } from '../support/databases.js';
@@ -472,6 +473,30 @@ describeEachDialect('interview lifecycle service', (database) => {
     } finally {
       await second.destroy();
     }
+  });
+
+  it(`admits one interviewee at most ${MAX_ADMISSIONS_PER_INTERVIEWEE} times, then refuses and changes nothing`, async () => {
+    const { lifecycle } = service;
+    const { eventId, intervieweeId, interviewerIds } = await schedule();
+    const [creator, lee] = interviewerIds;
+    clock.set(MORNING + 60 * MINUTE);
+    await lifecycle.checkIn(eventId, intervieweeId);
+    for (let admission = 0; admission < MAX_ADMISSIONS_PER_INTERVIEWEE; admission += 1) {
+      clock.advance(MINUTE);
+      await lifecycle.admit(eventId, admission % 2 ? creator : lee);
+      await lifecycle.sendBack(eventId, lee);
+    }
+    await refused(
+      eventId,
+      () => lifecycle.admit(eventId, creator),
+      new RegExp(`admitted ${MAX_ADMISSIONS_PER_INTERVIEWEE} times, the most one event allows`),
+    );
+    const view = await lifecycle.view(eventId);
+    assert.equal(view.records.length, MAX_ADMISSIONS_PER_INTERVIEWEE);
+    assert.equal(view.interviewee?.status, 'REQUEUED');
+    // Ending the event still works, and makes the interviewee INTERVIEWED.
+    await lifecycle.endEvent(eventId, creator);
+    assert.deepEqual(await statuses(eventId), { event: 'ENDED', interviewee: 'INTERVIEWED' });
   });
 
   it('has the partial unique index refuse a second open record for one interviewee', async () => {

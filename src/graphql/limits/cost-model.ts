@@ -1,3 +1,10 @@
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../interviews/event-finder.js';
+import {
+  MAX_EVENT_IDS,
+  NESTED_LIST_BOUNDS,
+  type NestedListName,
+} from '../../interviews/list-bounds.js';
+
 /**
  * The cost model of the GraphQL gateway.
  *
@@ -17,28 +24,32 @@
  * { email } } } }` costs 1 + 100 × (1 + 1 + 50 × 1) = 5201.
  */
 
-/** Page size of `findVirtualInterviewEvents` when `first` is left out. */
-const DEFAULT_PAGE_SIZE = 20;
-/** The resolvers refuse larger pages and id lists themselves, with a message of their own. */
-const MAX_PAGE_SIZE = 100;
-const MAX_IDS = 100;
 /** Items assumed for a list that no field argument or rule bounds. */
 export const UNSIZED_LIST_ITEMS = 100;
 
 /** Items in the lists of a field's result, from the field's (coerced) arguments. */
 export type ListItems = (args: Record<string, unknown>) => number;
 
+/**
+ * Every bound here is one the Interview API enforces, so that the estimate is an upper bound of
+ * the real answer: the resolvers refuse larger pages and id lists themselves (with a message of
+ * their own), and a nested page never holds more than its list's bound (NESTED_LIST_BOUNDS,
+ * src/interviews/list-bounds.ts). test/graphql/list-bounds.test.ts checks that every list field
+ * of the schema is sized here and that no resolver answers more than this assumes.
+ */
 export const LIST_ITEMS_BY_FIELD: ReadonlyMap<string, ListItems> = new Map<string, ListItems>([
   ['Query.findVirtualInterviewEvents', ({ first }) => pageSize(first)],
   ['Query.virtualInterviewEvents', ({ input }) => idCount(input)],
-  // 49 invited interviewers at most, plus the creator who is added automatically.
-  ['VirtualInterviewEvent.interviewersConnection', nestedPageSize(50)],
-  // Zero or one interviewee per event.
-  ['VirtualInterviewEvent.intervieweesConnection', nestedPageSize(1)],
-  // A record per admission from the lobby: no hard bound, and rarely more than a few.
-  ['VirtualInterviewInterviewee.interviewRecordsConnection', nestedPageSize(5)],
-  // One outcome per interviewer of the event.
-  ['VirtualInterviewRecord.interviewOutcomesConnection', nestedPageSize(50)],
+  ['VirtualInterviewEvent.interviewersConnection', nestedPageSize('interviewersConnection')],
+  ['VirtualInterviewEvent.intervieweesConnection', nestedPageSize('intervieweesConnection')],
+  [
+    'VirtualInterviewInterviewee.interviewRecordsConnection',
+    nestedPageSize('interviewRecordsConnection'),
+  ],
+  [
+    'VirtualInterviewRecord.interviewOutcomesConnection',
+    nestedPageSize('interviewOutcomesConnection'),
+  ],
 ]);
 
 function pageSize(first: unknown): number {
@@ -46,13 +57,15 @@ function pageSize(first: unknown): number {
 }
 
 /** A nested connection holds its whole list, or `first` items when that is fewer. */
-function nestedPageSize(listBound: number): ListItems {
-  return ({ first }) => (typeof first === 'number' ? clamp(first, listBound) : listBound);
+function nestedPageSize(list: NestedListName): ListItems {
+  const bound = NESTED_LIST_BOUNDS[list];
+  return ({ first }) => (typeof first === 'number' ? clamp(first, bound) : bound);
 }
 
 function idCount(input: unknown): number {
   const ids = (input as { ids?: unknown } | null | undefined)?.ids;
-  return Array.isArray(ids) ? clamp(ids.length, MAX_IDS) : 1;
+  // Repeated ids count each time: the answer holds an entry for each.
+  return Array.isArray(ids) ? clamp(ids.length, MAX_EVENT_IDS) : 1;
 }
 
 function clamp(value: number, max: number): number {

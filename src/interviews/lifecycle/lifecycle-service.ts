@@ -12,6 +12,7 @@ import { NotFoundError, ValidationError } from '../../errors.js';
 import { sha256Hex } from '../../security/random.js';
 import type { SecretBox } from '../../security/secret-box.js';
 import { linksFromTokens } from '../lobby-links.js';
+import { admissionRefusal } from '../rules/admissions.js';
 import { optionalText } from '../rules/text.js';
 import {
   TransitionRefused,
@@ -130,6 +131,9 @@ export class InterviewLifecycleService implements InterviewLifecycle {
       interviewerId,
       'admit',
       async (store, interviewee, now) => {
+        // Under the event lock, so two interviewers admitting at once cannot both pass the cap.
+        const refusal = admissionRefusal(await store.recordCountOf(interviewee.id));
+        if (refusal) throw new TransitionRefused(refusal);
         try {
           // The record starts when the interviewee and an interviewer are both in the room
           // (src/room/room-service.ts), not at admission.

@@ -75,6 +75,13 @@ export class LifecycleStore extends Store {
       .orderBy([{ column: 'created_at' }, { column: 'id' }]);
   }
 
+  async recordCountOf(intervieweeId: string): Promise<number> {
+    const [row] = await this.db('interview_records')
+      .where({ interviewee_id: intervieweeId })
+      .count({ count: '*' });
+    return Number(row?.count ?? 0);
+  }
+
   outcomesOf(recordIds: readonly string[]): Promise<InterviewOutcomeRow[]> {
     if (!recordIds.length) return Promise.resolve([]);
     return this.db<InterviewOutcomeRow>('interview_outcomes')

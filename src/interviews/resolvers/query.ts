@@ -1,11 +1,9 @@
 import { GraphQLError } from 'graphql';
 import type { QueryResolvers } from '../../../generated/graphql.js';
 import type { InterviewContext } from '../context.js';
+import { MAX_EVENT_IDS } from '../list-bounds.js';
 import { isPossibleEventId } from '../rules/event-ids.js';
 import { requireEmployer } from './employer-scope.js';
-
-/** Most ids one virtualInterviewEvents request may ask for. */
-export const MAX_EVENT_IDS = 100;
 
 export const Query: QueryResolvers<InterviewContext> = {
   virtualInterviewEvents: async (_root, { input }, context) => {
@@ -15,14 +13,17 @@ export const Query: QueryResolvers<InterviewContext> = {
         extensions: { code: 'BAD_USER_INPUT' },
       });
     }
+    // Each distinct id is read once; a repeated id gets the same event in each of its places.
+    const distinct = [...new Set(input.ids)];
     // A failed load rejects, so a failure is reported rather than read as "not found".
-    const events = await Promise.all(
-      input.ids.map((id) => (isPossibleEventId(id) ? context.loaders.event.load(id) : undefined)),
+    const loaded = await Promise.all(
+      distinct.map((id) => (isPossibleEventId(id) ? context.loaders.event.load(id) : undefined)),
     );
     // Another employer's event is indistinguishable from a missing one.
-    return {
-      events: events.map((event) => (event?.employer_id === employerId ? event : null)),
-    };
+    const byId = new Map(
+      distinct.map((id, i) => [id, loaded[i]?.employer_id === employerId ? loaded[i] : null]),
+    );
+    return { events: input.ids.map((id) => byId.get(id) ?? null) };
   },
   findVirtualInterviewEvents: async (_root, { first, after, input }, context) => {
     const employerId = requireEmployer(context);

@@ -1,0 +1,159 @@
+import {
+  GraphQLError,
+  defaultFieldResolver,
+  getNamedType,
+  getNullableType,
+  isCompositeType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  type GraphQLFieldResolver,
+  type GraphQLOutputType,
+  type GraphQLResolveInfo,
+  type GraphQLSchema,
+} from 'graphql';
+
+/** How large one answer may grow (GRAPHQL_MAX_RESPONSE_NODES, GRAPHQL_MAX_RESPONSE_BYTES). */
+export interface AnswerLimits {
+  /** Objects (values of an object, interface or union type), the cost model's unit. */
+  maxNodes: number;
+  /** Bytes of the serialized answer, estimated value by value as they are resolved. */
+  maxBytes: number;
+}
+
+/**
+ * What one request's answer has grown to while it executes. The cost limit refuses an operation
+ * that could answer too much before it runs, but it is only as good as its estimate; this counts
+ * what the resolvers really return, before graphql expands it, and once the answer is past a
+ * limit the rest of the request is cut short and the gateway answers with `refusal()` alone, so
+ * that no estimate, however wrong, lets one answer exhaust the worker's heap.
+ */
+export class AnswerBudget {
+  private nodes = 0;
+  private bytes = 0;
+  private exceededBy: string | undefined;
+
+  constructor(private readonly limits: AnswerLimits) {}
+
+  get exceeded(): boolean {
+    return this.exceededBy !== undefined;
+  }
+
+  /** Counts a resolved value; false once the answer is past a limit. */
+  spend(nodes: number, bytes: number): boolean {
+    this.nodes += nodes;
+    this.bytes += bytes;
+    if (this.nodes > this.limits.maxNodes) {
+      this.exceededBy ??= `more than ${this.limits.maxNodes} objects`;
+    } else if (this.bytes > this.limits.maxBytes) {
+      this.exceededBy ??= `more than ${this.limits.maxBytes} bytes`;
+    }
+    return !this.exceeded;
+  }
+
+  /** The error that replaces the whole answer once it went past a limit, else undefined. */
+  refusal(): GraphQLError | undefined {
+    if (!this.exceededBy) return undefined;
+    return new GraphQLError(
+      `The answer would hold ${this.exceededBy}, the most one answer may hold. Ask for fewer ` +
+        'items with "first" or fewer ids, or select fewer nested connections.',
+      { extensions: { code: 'BAD_USER_INPUT' } },
+    );
+  }
+}
+
+/** The budget of the request a resolver runs for. */
+export type BudgetOf = (context: unknown) => AnswerBudget;
+
+const countedSchemas = new WeakSet<GraphQLSchema>();
+
+/**
+ * Makes every field of `schema` count what it resolves to against the request's budget. Done
+ * once per schema, in place: the gateway owns the schema it is handed.
+ */
+export function countAnswers(schema: GraphQLSchema, budgetOf: BudgetOf): GraphQLSchema {
+  if (countedSchemas.has(schema)) return schema;
+  countedSchemas.add(schema);
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isObjectType(type) || type.name.startsWith('__')) continue;
+    for (const field of Object.values(type.getFields())) {
+      field.resolve = countingResolver(field.resolve ?? defaultFieldResolver, field.type, budgetOf);
+    }
+  }
+  return schema;
+}
+
+/**
+ * A resolver that counts its value, and once the answer is past a limit, cuts it short: a list
+ * comes back empty and a nullable field null, so nothing below them is resolved; a non-null
+ * field keeps its value (its own lists are cut in turn). Nothing is thrown: graphql 16 leaves a
+ * rejection unhandled when a sibling in the same list or object fails synchronously, and an
+ * unhandled rejection ends the process. The answer built this way is thrown away whole.
+ */
+function countingResolver(
+  resolve: GraphQLFieldResolver<unknown, unknown>,
+  type: GraphQLOutputType,
+  budgetOf: BudgetOf,
+): GraphQLFieldResolver<unknown, unknown> {
+  const cut = isListType(getNullableType(type)) ? CUT_LIST : isNonNullType(type) ? KEEP : null;
+  // Runs for every field of every answer: nothing is allocated for a value resolved at once.
+  return (source, args, context, info) => {
+    const budget = budgetOf(context);
+    if (budget.exceeded) {
+      return cut === KEEP ? resolve(source, args, context, info) : cut === CUT_LIST ? [] : null;
+    }
+    const value = resolve(source, args, context, info);
+    if (!isPromiseLike(value)) return counted(budget, type, cut, info, value);
+    return value.then((resolved) => counted(budget, type, cut, info, resolved));
+  };
+}
+
+/** What a field answers once the budget is spent (besides null). */
+const CUT_LIST = Symbol('empty list');
+const KEEP = Symbol('its own value');
+type Cut = typeof CUT_LIST | typeof KEEP | null;
+
+function counted(
+  budget: AnswerBudget,
+  type: GraphQLOutputType,
+  cut: Cut,
+  info: GraphQLResolveInfo,
+  value: unknown,
+): unknown {
+  const keyBytes = String(info.path.key).length + 4;
+  if (budget.spend(nodesIn(value, type), keyBytes + bytesOf(value, type))) return value;
+  return cut === KEEP ? value : cut === CUT_LIST ? [] : null;
+}
+
+/** Objects a resolved value adds (those selected inside it are counted by their own fields). */
+function nodesIn(value: unknown, type: GraphQLOutputType): number {
+  if (value === null || value === undefined) return 0;
+  const nullable = getNullableType(type);
+  if (!isCompositeType(getNamedType(nullable))) return 0;
+  return isListType(nullable) && Array.isArray(value) ? value.length : 1;
+}
+
+/** Roughly the bytes a resolved value adds to the serialized answer, before what is inside it. */
+function bytesOf(value: unknown, type: GraphQLOutputType): number {
+  if (value === null || value === undefined) return 4;
+  const nullable = getNullableType(type);
+  const composite = isCompositeType(getNamedType(nullable));
+  if (isListType(nullable) && Array.isArray(value)) {
+    if (composite) return 2 + value.length * 3;
+    let bytes = 2;
+    for (const item of value) bytes += leafBytes(item) + 1;
+    return bytes;
+  }
+  return composite ? 2 : leafBytes(value);
+}
+
+/** A scalar or enum value as JSON; custom scalars (dates) serialize to a short string. */
+function leafBytes(value: unknown): number {
+  if (typeof value === 'string') return Buffer.byteLength(value) + 2;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value).length;
+  return 40;
+}
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as PromiseLike<unknown> | null)?.then === 'function';
+}

@@ -1,0 +1,229 @@
+import assert from 'node:assert/strict';
+import {
+  getNamedType,
+  getNullableType,
+  isListType,
+  isObjectType,
+  type GraphQLFieldResolver,
+  type GraphQLResolveInfo,
+} from 'graphql';
+import { LIST_ITEMS_BY_FIELD } from '../../src/graphql/limits/cost-model.js';
+import { buildSchema } from '../../src/graphql/schema.js';
+import { EventCursors } from '../../src/interviews/event-cursor.js';
+import { EventFinder } from '../../src/interviews/event-finder.js';
+import type { EventSearchStore } from '../../src/interviews/event-search-store.js';
+import { MAX_EVENT_IDS, NESTED_LIST_BOUNDS } from '../../src/interviews/list-bounds.js';
+import { interviewResolvers } from '../../src/interviews/resolvers/index.js';
+import { MAX_ADMISSIONS_PER_INTERVIEWEE } from '../../src/interviews/rules/admissions.js';
+import { MAX_INVITED_INTERVIEWERS } from '../../src/interviews/rules/interviewers.js';
+
+/**
+ * Every list an answer can hold has a true bound: the cost model sizes it (never the
+ * UNSIZED_LIST_ITEMS guess), and the resolver that makes it never answers more than the cost model
+ * assumes, whatever is stored, since each bound is either a page size the resolver enforces or a
+ * domain cap written into the schema's descriptions.
+ */
+
+const schema = buildSchema(interviewResolvers);
+const EMPLOYER = 'employer-1';
+
+/** `Type.field` of every list of objects an answer can hold (introspection left out). */
+function listFields(): string[] {
+  return Object.values(schema.getTypeMap()).flatMap((type) =>
+    isObjectType(type) && !type.name.startsWith('__')
+      ? Object.values(type.getFields())
+          .filter((field) => isListType(getNullableType(field.type)))
+          .map((field) => `${type.name}.${field.name}`)
+      : [],
+  );
+}
+
+/** `Type.field` of every field whose result is a `typeName`. */
+function fieldsReturning(typeName: string): string[] {
+  return Object.values(schema.getTypeMap()).flatMap((type) =>
+    isObjectType(type) && !type.name.startsWith('__')
+      ? Object.values(type.getFields())
+          .filter((field) => getNamedType(field.type).name === typeName)
+          .map((field) => `${type.name}.${field.name}`)
+      : [],
+  );
+}
+
+/** The field whose arguments size `list` (the one that returned the list's parent). */
+function sizingFields(list: string): string[] {
+  return fieldsReturning(list.split('.')[0]!);
+}
+
+function resolverOf(coordinate: string): GraphQLFieldResolver<unknown, unknown> {
+  const [typeName, fieldName] = coordinate.split('.');
+  const type = schema.getType(typeName!);
+  assert.ok(isObjectType(type));
+  return type.getFields()[fieldName!]!.resolve!;
+}
+
+function items(count: number, prefix: string) {
+  return Array.from({ length: count }, (_, i) => ({
+    id: `${prefix}-${String(i).padStart(4, '0')}`,
+    event_id: 'event-1',
+    interviewee_id: 'interviewee-1',
+    record_id: 'record-1',
+    employer_id: EMPLOYER,
+    start_at: i * 1000,
+    end_at: i * 1000 + 500,
+  }));
+}
+
+/** Far more than any bound: rows stored before a cap existed, or a broken rule. */
+const STORED = 3 * MAX_EVENT_IDS + 7;
+
+/** What a resolver gives back when asked with `args`: the lengths of the lists it holds. */
+type Probe = (args: Record<string, unknown>) => Promise<number[]>;
+
+const context = {
+  principal: { employerId: EMPLOYER },
+  loaders: {
+    event: { load: async (id: string) => ({ ...items(1, id)[0], id }), prime: () => undefined },
+    interviewersOfEvent: { load: async () => items(STORED, 'interviewer') },
+    intervieweesOfEvent: { load: async () => items(STORED, 'interviewee') },
+    recordsOfInterviewee: { load: async () => items(STORED, 'record') },
+    outcomesOfRecord: { load: async () => items(STORED, 'outcome') },
+  },
+  interviews: {
+    // A store that answers more rows than it was asked for: the finder must still cut the page.
+    finder: new EventFinder(
+      {
+        page: async () => items(STORED, 'event'),
+        count: async () => STORED,
+      } as unknown as EventSearchStore,
+      new EventCursors('x'.repeat(32)),
+    ),
+  },
+};
+
+/** The lists of a connection or payload, each read through its own resolver. */
+async function listsOf(parentType: string, parent: unknown): Promise<number[]> {
+  const type = schema.getType(parentType);
+  assert.ok(isObjectType(type));
+  const lengths: number[] = [];
+  for (const field of Object.values(type.getFields())) {
+    if (!isListType(getNullableType(field.type))) continue;
+    const value = await field.resolve!(parent, {}, context, {} as GraphQLResolveInfo);
+    lengths.push((value as unknown[]).length);
+  }
+  return lengths;
+}
+
+function probe(coordinate: string, parent: unknown = { id: 'parent-1' }): Probe {
+  return async (args) => {
+    const result = await resolverOf(coordinate)(parent, args, context, {} as GraphQLResolveInfo);
+    const returned = schema.getType(coordinate.split('.')[0]!);
+    assert.ok(isObjectType(returned));
+    const field = returned.getFields()[coordinate.split('.')[1]!]!;
+    return listsOf(getNamedType(field.type).name, result);
+  };
+}
+
+const PROBES: Record<string, Probe> = {
+  'Query.findVirtualInterviewEvents': (args) =>
+    probe('Query.findVirtualInterviewEvents', {})({ ...args, input: {} }),
+  'Query.virtualInterviewEvents': async (args) => {
+    const count = (args.ids as number | undefined) ?? 1;
+    const ids = Array.from({ length: count }, (_, i) => `event-${i % 3}`);
+    return probe('Query.virtualInterviewEvents', {})({ input: { ids } });
+  },
+  'VirtualInterviewEvent.interviewersConnection': probe(
+    'VirtualInterviewEvent.interviewersConnection',
+  ),
+  'VirtualInterviewEvent.intervieweesConnection': probe(
+    'VirtualInterviewEvent.intervieweesConnection',
+  ),
+  'VirtualInterviewInterviewee.interviewRecordsConnection': probe(
+    'VirtualInterviewInterviewee.interviewRecordsConnection',
+  ),
+  'VirtualInterviewRecord.interviewOutcomesConnection': probe(
+    'VirtualInterviewRecord.interviewOutcomesConnection',
+  ),
+};
+
+/** The arguments each sizing field is tried with: left out, small, and the largest accepted. */
+const ARGUMENTS: Array<Record<string, unknown>> = [{}, { first: 0 }, { first: 3 }, { first: 100 }];
+
+describe('every list field of the schema has a true bound', () => {
+  it('is sized by the cost model through the field that returns its parent', () => {
+    const lists = listFields();
+    assert.ok(lists.length >= 10, `found only ${lists.join(', ')}`);
+    const unsized = lists.flatMap((list) =>
+      sizingFields(list)
+        .filter((field) => !LIST_ITEMS_BY_FIELD.has(field))
+        .map((field) => `${list} (through ${field})`),
+    );
+    assert.deepEqual(unsized, [], 'lists the cost model would only guess at');
+
+    const sizing = new Set(lists.flatMap(sizingFields));
+    const stale = [...LIST_ITEMS_BY_FIELD.keys()].filter((field) => !sizing.has(field));
+    assert.deepEqual(stale, [], 'cost model entries that size no list');
+    assert.deepEqual(Object.keys(PROBES).sort(), [...sizing].sort());
+  });
+
+  for (const [field, probeOf] of Object.entries(PROBES)) {
+    it(`${field}: no list holds more than the cost model assumes, whatever is stored`, async () => {
+      const tried =
+        field === 'Query.virtualInterviewEvents'
+          ? [1, 7, MAX_EVENT_IDS].map((ids) => ({ ids }))
+          : ARGUMENTS;
+      for (const args of tried) {
+        const assumed = LIST_ITEMS_BY_FIELD.get(field)!(
+          'ids' in args ? { input: { ids: Array(args.ids) } } : args,
+        );
+        const lengths = await probeOf(args);
+        assert.ok(lengths.length > 0);
+        for (const length of lengths) {
+          assert.ok(
+            length <= assumed,
+            `${field}(${JSON.stringify(args)}) answered a list of ${length}; the cost model assumes ${assumed}`,
+          );
+        }
+      }
+    });
+  }
+
+  it('refuses what the cost model clamps: first above 100, more than 100 ids', async () => {
+    await assert.rejects(PROBES['Query.findVirtualInterviewEvents']!({ first: 101 }), /first/);
+    await assert.rejects(
+      PROBES['VirtualInterviewInterviewee.interviewRecordsConnection']!({ first: 101 }),
+      /first/,
+    );
+    await assert.rejects(
+      PROBES['Query.virtualInterviewEvents']!({ ids: MAX_EVENT_IDS + 1 }),
+      /ids/,
+    );
+  });
+
+  it('writes each domain cap into the schema, where clients read it', () => {
+    assert.deepEqual(NESTED_LIST_BOUNDS, {
+      interviewersConnection: MAX_INVITED_INTERVIEWERS + 1,
+      intervieweesConnection: 1,
+      interviewRecordsConnection: MAX_ADMISSIONS_PER_INTERVIEWEE,
+      interviewOutcomesConnection: MAX_INVITED_INTERVIEWERS + 1,
+    });
+    for (const [list, bound] of Object.entries(NESTED_LIST_BOUNDS)) {
+      const coordinate = [...LIST_ITEMS_BY_FIELD.keys()].find((key) => key.endsWith(`.${list}`));
+      assert.ok(coordinate, `the cost model does not size ${list}`);
+      const [typeName, fieldName] = coordinate.split('.');
+      const type = schema.getType(typeName!);
+      assert.ok(isObjectType(type));
+      const first = type.getFields()[fieldName!]!.args.find((arg) => arg.name === 'first');
+      assert.match(
+        first?.description ?? '',
+        new RegExp(`at most ${bound}\\.`),
+        `${coordinate}(first) does not state its bound of ${bound}`,
+      );
+    }
+    const records = schema.getType('VirtualInterviewInterviewee');
+    assert.ok(isObjectType(records));
+    assert.match(
+      records.getFields().interviewRecordsConnection!.description ?? '',
+      new RegExp(`admitted at most ${MAX_ADMISSIONS_PER_INTERVIEWEE} times in one event`),
+    );
+  });
+});
