@@ -5,12 +5,12 @@ import { promisify } from 'node:util';
 import { describeEachDialect } from '../support/databases.js';
 import { startTestService } from '../support/service.js';
 import {
+  authorizationCode,
   ConsoleClient as Browser,
   formCsrfToken,
   locationOf,
   unescapeHtml,
   type Form,
-  type Page,
 } from '../support/console-client.js';
 
 const run = promisify(execFile);
@@ -64,34 +64,9 @@ async function runInShell(command: string, variables: Record<string, string>): P
 }
 
 /** Follows an authorization URL as the signed-in console user: allow, pick the first employer. */
-async function authorizationCode(browser: Browser, authorizeUrl: string): Promise<string> {
+function authorizationCodeOf(browser: Browser, authorizeUrl: string): Promise<string> {
   const url = new URL(authorizeUrl);
-  let page: Page = await browser.get(url.pathname + url.search);
-  for (let step = 0; step < 4; step++) {
-    if (page.status === 302 || page.status === 303) {
-      const target = new URL(locationOf(page), url);
-      const code = target.searchParams.get('code');
-      if (code) return code;
-      page = await browser.get(target.pathname + target.search);
-      continue;
-    }
-    assert.equal(page.status, 200, page.body);
-    const form = /<form method="post" action="([^"]*)"[^>]*>([\s\S]*?)<\/form>/.exec(page.body);
-    assert.ok(form, page.body);
-    const fields: Record<string, string> = {};
-    for (const input of form[2]!.matchAll(
-      /<input type="hidden" name="([^"]*)" value="([^"]*)">/g,
-    )) {
-      fields[unescapeHtml(input[1]!)] = unescapeHtml(input[2]!);
-    }
-    const employer = /<input type="radio" id="employer-1" name="employer" value="([^"]*)"/.exec(
-      page.body,
-    );
-    if (employer) fields.employer = unescapeHtml(employer[1]!);
-    else fields.decision = 'allow';
-    page = await browser.post(unescapeHtml(form[1]!), fields);
-  }
-  assert.fail('no code after the authorization pages');
+  return authorizationCode(browser, url.pathname + url.search);
 }
 
 describeEachDialect("the Overview's first call", (database) => {
@@ -197,7 +172,7 @@ describeEachDialect("the Overview's first call", (database) => {
     assert.equal(authorizeUrl.searchParams.get('code_challenge_method'), 'S256');
     assert.ok(authorizeUrl.searchParams.get('state'));
 
-    const code = await authorizationCode(browser, authorizeUrl.href);
+    const code = await authorizationCodeOf(browser, authorizeUrl.href);
     const exchange = textOf(first.body, 'code-exchange-1');
     assert.ok(exchange.includes(`code_verifier=${verifier}`));
     const tokens = (await runInShell(exchange, { CLIENT_SECRET: secret, CODE: code })) as {
@@ -225,7 +200,7 @@ describeEachDialect("the Overview's first call", (database) => {
     assert.ok(exchange.includes(`client_id=${clientId}`), exchange);
     assert.ok(!exchange.includes(' -u '), exchange);
 
-    const code = await authorizationCode(browser, textOf(page.body, 'authorize-url-1'));
+    const code = await authorizationCodeOf(browser, textOf(page.body, 'authorize-url-1'));
     const tokens = (await runInShell(exchange, { CODE: code })) as { access_token?: string };
     assert.ok(tokens.access_token, JSON.stringify(tokens));
   });

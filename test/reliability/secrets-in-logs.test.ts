@@ -4,6 +4,7 @@ import { rmSync } from 'node:fs';
 import { temporaryRecordingsDir } from '../recordings/interview-in-progress.js';
 import { LobbyBrowser, RecordingClient } from '../recordings/interview-in-progress.js';
 import {
+  authorizationCode,
   ConsoleClient,
   formCsrfToken,
   locationOf,
@@ -474,34 +475,4 @@ async function waitForMail(inbox: SmtpInbox, address: string, subject: string) {
     if (Date.now() > deadline) throw new Error(`no "${subject}" mail to ${address}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-}
-
-/** Follows an authorization request as the signed-in console user: allow, pick an employer. */
-async function authorizationCode(client: ConsoleClient, authorizePath: string): Promise<string> {
-  let page = await client.get(authorizePath);
-  for (let step = 0; step < 5; step++) {
-    if (page.status === 302 || page.status === 303) {
-      const target = new URL(locationOf(page), 'http://service.invalid');
-      const code = target.searchParams.get('code');
-      if (code) return code;
-      page = await client.get(target.pathname + target.search);
-      continue;
-    }
-    assert.equal(page.status, 200, page.body);
-    const form = /<form method="post" action="([^"]*)"[^>]*>([\s\S]*?)<\/form>/.exec(page.body);
-    assert.ok(form, page.body);
-    const fields: Record<string, string> = {};
-    for (const input of form[2]!.matchAll(
-      /<input type="hidden" name="([^"]*)" value="([^"]*)">/g,
-    )) {
-      fields[unescapeHtml(input[1]!)] = unescapeHtml(input[2]!);
-    }
-    const choice = /<input type="radio" id="employer-1" name="employer" value="([^"]*)"/.exec(
-      page.body,
-    );
-    if (choice) fields.employer = unescapeHtml(choice[1]!);
-    else fields.decision = 'allow';
-    page = await client.post(unescapeHtml(form[1]!), fields);
-  }
-  assert.fail('no code after the authorization pages');
 }

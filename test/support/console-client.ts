@@ -104,6 +104,42 @@ export function locationOf(response: Page): string {
   return target;
 }
 
+/**
+ * Follows an authorization request through the pages as the signed-in browser: allows, picks the
+ * first employer where asked, and answers the code of the final redirect.
+ */
+export async function authorizationCode(
+  client: ConsoleClient,
+  authorizePath: string,
+): Promise<string> {
+  let page = await client.get(authorizePath);
+  for (let step = 0; step < 5; step++) {
+    if (page.status === 302 || page.status === 303) {
+      const target = new URL(locationOf(page), 'http://service.invalid');
+      const code = target.searchParams.get('code');
+      if (code) return code;
+      page = await client.get(target.pathname + target.search);
+      continue;
+    }
+    assert.equal(page.status, 200, page.body);
+    const form = /<form method="post" action="([^"]*)"[^>]*>([\s\S]*?)<\/form>/.exec(page.body);
+    assert.ok(form, page.body);
+    const fields: Record<string, string> = {};
+    for (const input of form[2]!.matchAll(
+      /<input type="hidden" name="([^"]*)" value="([^"]*)">/g,
+    )) {
+      fields[unescapeHtml(input[1]!)] = unescapeHtml(input[2]!);
+    }
+    const choice = /<input type="radio" id="employer-1" name="employer" value="([^"]*)"/.exec(
+      page.body,
+    );
+    if (choice) fields.employer = unescapeHtml(choice[1]!);
+    else fields.decision = 'allow';
+    page = await client.post(unescapeHtml(form[1]!), fields);
+  }
+  assert.fail('no code after the authorization pages');
+}
+
 function encodeForm(form: Form): string {
   const body = new URLSearchParams();
   for (const [name, value] of Object.entries(form)) {
