@@ -124,11 +124,7 @@ async function loadUntilKilled(
   parts: LoadParts,
 ): Promise<WriteLoad['counts']> {
   const { tenant, ledger } = parts;
-  const issued = await new TokenRequests(service.url, tenant.app).clientCredentials(
-    tenant.employer.id,
-  );
-  assert.equal(issued.status, 200);
-  const load = new WriteLoad(service.url, tenant, ledger, issued.body.access_token);
+  const load = await WriteLoad.start(service.url, tenant, ledger);
   let killed = false;
 
   async function issueTokens(): Promise<void> {
@@ -139,15 +135,7 @@ async function loadUntilKilled(
       await load.refresh(parts.refreshTokens.pop()!);
   }
   async function interviewDays(client: number): Promise<void> {
-    while (!killed) {
-      const withInterviewee = client % 2 === 0;
-      const event = await load.createEvent(2, withInterviewee);
-      if (!event) continue;
-      if (!(await load.addInterviewers(event.id, 2))) continue;
-      if (withInterviewee) {
-        await load.lobbyDay(event, event.interviewersConnection.interviewers[1]!.email);
-      }
-    }
+    while (!killed) await load.interviewRound(client % 2 === 0);
   }
   async function record(): Promise<void> {
     while (!killed) {

@@ -11,7 +11,6 @@ import {
   startServiceProcess,
   type ServiceProcess,
 } from '../support/service-process.js';
-import { TokenRequests } from '../support/token-requests.js';
 import { WriteLedger } from '../support/write-ledger.js';
 import { WriteLoad } from '../support/write-load.js';
 
@@ -70,30 +69,15 @@ async function loadUntilKilled(
   tenant: Awaited<ReturnType<typeof createOAuthTenant>>,
   ledger: WriteLedger,
 ): Promise<WriteLoad['counts']> {
-  const issued = await new TokenRequests(service.url, tenant.app).clientCredentials(
-    tenant.employer.id,
-  );
-  assert.equal(issued.status, 200);
-  const load = new WriteLoad(service.url, tenant, ledger, issued.body.access_token);
+  const load = await WriteLoad.start(service.url, tenant, ledger);
   let killed = false;
 
   async function issueTokens(): Promise<void> {
     while (!killed) await load.issueToken();
   }
   async function interviewDays(worker: number): Promise<void> {
-    for (let day = 0; !killed; day += 1) {
-      // Half the workers run whole interview days, half create events and add to them.
-      const withInterviewee = worker % 2 === 0;
-      const event = await load.createEvent(3, withInterviewee);
-      if (!event) continue;
-      if (!(await load.addInterviewers(event.id, 2))) continue;
-      if (withInterviewee) {
-        const invited = event.interviewersConnection.interviewers[1]!.email;
-        await load.lobbyDay(event, invited);
-      } else {
-        await load.addInterviewers(event.id, 3);
-      }
-    }
+    // Half the workers run whole interview days, half create events and add to them.
+    while (!killed) await load.interviewRound(worker % 2 === 0);
   }
   const workers = [
     ...Array.from({ length: TOKEN_WORKERS }, issueTokens),

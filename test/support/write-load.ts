@@ -36,6 +36,13 @@ export class WriteLoad {
     this.api = new InterviewRequests(url, employerToken);
   }
 
+  /** A load on `url` with a fresh employer-scoped token of the tenant. */
+  static async start(url: string, tenant: OAuthTenant, ledger: WriteLedger): Promise<WriteLoad> {
+    const issued = await new TokenRequests(url, tenant.app).clientCredentials(tenant.employer.id);
+    if (issued.status !== 200) throw new Error(`no employer token: ${issued.status}`);
+    return new WriteLoad(url, tenant, ledger, issued.body.access_token);
+  }
+
   issueToken(): Promise<boolean> {
     return this.answered(async () => {
       const issued = await this.tokens.clientCredentials(this.tenant.employer.id);
@@ -95,6 +102,20 @@ export class WriteLoad {
       this.ledger.interviewersAdded(eventId, emails);
       return true;
     });
+  }
+
+  /**
+   * One round of interview work: an event with three invited interviewers, two more added; with
+   * an interviewee, then its interview day on the lobby pages, else three more added.
+   */
+  async interviewRound(withInterviewee: boolean): Promise<void> {
+    const event = await this.createEvent(3, withInterviewee);
+    if (!event || !(await this.addInterviewers(event.id, 2))) return;
+    if (withInterviewee) {
+      await this.lobbyDay(event, event.interviewersConnection.interviewers[1]!.email);
+    } else {
+      await this.addInterviewers(event.id, 3);
+    }
   }
 
   /**
