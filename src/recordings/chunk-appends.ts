@@ -144,7 +144,13 @@ export class ChunkAppends {
     try {
       // Past half its life a claim may be about to be taken over: its holder must not write.
       if (clock.now() - claim.claimed_at >= claimMs / 2) return false;
-      await files.writeAt(eventId, recordingId, claim.start_byte, data);
+      const end = claim.start_byte + data.length;
+      const tailFollows = await files.writeAt(eventId, recordingId, claim.start_byte, data);
+      // A tail past this chunk is cut only by a holder that still holds its claim after its
+      // write: a holder that stalled there may have been taken over, and bytes past its chunk
+      // may by now be a successor's, acknowledged.
+      if (tailFollows && (await this.stillHolds(claim)))
+        await files.cutAfter(eventId, recordingId, end);
       committed = await recordings.inTransaction(async (store, tx) => {
         if (!(await store.advance(recordingId, seq, claim.start_byte, data.length))) return false;
         if (await chunks.on(tx).commit(recordingId, seq, claim.claim_id, clock.now())) return true;
@@ -158,6 +164,14 @@ export class ChunkAppends {
     } finally {
       if (!committed) await chunks.release(recordingId, seq, claim.claim_id);
     }
+  }
+
+  /** Whether `claim` is still the current, uncommitted claim of its chunk, and young enough. */
+  private async stillHolds(claim: RecordingChunkRow): Promise<boolean> {
+    const { chunks, clock, claimMs } = this.deps;
+    if (clock.now() - claim.claimed_at >= claimMs / 2) return false;
+    const current = await chunks.find(claim.recording_id, claim.seq);
+    return current?.claim_id === claim.claim_id && current.committed_at == null;
   }
 }
 

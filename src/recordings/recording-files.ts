@@ -27,17 +27,20 @@ export class RecordingFiles {
   }
 
   /**
-   * Writes `data` at byte `at`, then cuts whatever follows it (bytes of a chunk that was never
-   * acknowledged: a crash between its write and its commit), and returns once the bytes are on
-   * disk. The caller holds the claim on the chunk that starts at `at` (src/recordings/
-   * chunk-appends.ts): every byte before `at` is acknowledged and none after it is.
+   * Writes `data` at byte `at` and returns once the bytes are on disk, answering whether the file
+   * goes on past them (bytes of a chunk that was never acknowledged: a crash between its write
+   * and its commit). The caller holds the claim on the chunk that starts at `at` (src/recordings/
+   * chunk-appends.ts): every byte before `at` is acknowledged and none after it is. Cutting that
+   * tail is `cutAfter`'s, which the caller runs only once it has seen its claim still current.
    */
-  async writeAt(eventId: string, recordingId: string, at: number, data: Buffer): Promise<void> {
+  async writeAt(eventId: string, recordingId: string, at: number, data: Buffer): Promise<boolean> {
     const path = join(this.root, this.relativePath(eventId, recordingId));
     await mkdir(dirname(path), { recursive: true, mode: 0o700 });
     const file = await open(path, constants.O_RDWR | constants.O_CREAT, 0o600);
+    let tailFollows: boolean;
     try {
       const { size } = await file.stat();
+      tailFollows = size > at + data.length;
       if (size < at) {
         throw new Error(`recording file ${path} has ${size} bytes, ${at} were acknowledged`);
       }
@@ -51,7 +54,6 @@ export class RecordingFiles {
         );
         written += bytesWritten;
       }
-      if (size > at + data.length) await truncate(path, at + data.length);
       await file.sync();
     } finally {
       await file.close();
@@ -61,6 +63,12 @@ export class RecordingFiles {
       await syncDirectory(dirname(path));
       await syncDirectory(this.root);
     }
+    return tailFollows;
+  }
+
+  /** Cuts the file to its first `length` bytes. */
+  async cutAfter(eventId: string, recordingId: string, length: number): Promise<void> {
+    await truncate(join(this.root, this.relativePath(eventId, recordingId)), length);
   }
 
   /** Deletes the file, and its event's directory once empty; a missing file is no error. */

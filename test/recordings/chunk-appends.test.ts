@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { Clock } from '../../src/clock.js';
 import { ChunkAppends } from '../../src/recordings/chunk-appends.js';
 import { RecordingChunkStore } from '../../src/recordings/recording-chunk-store.js';
@@ -78,7 +78,7 @@ describeEachDialect('recordings: a chunk claim whose holder falls behind', (data
     const writeAt = files.writeAt.bind(files);
     files.writeAt = async (eventId, id, at, data) => {
       writes.push(clock.now());
-      await writeAt(eventId, id, at, data);
+      return writeAt(eventId, id, at, data);
     };
     const { appends, request, row, chunk, file } = await setUp(clock, files);
     await appends.append(request);
@@ -97,12 +97,13 @@ describeEachDialect('recordings: a chunk claim whose holder falls behind', (data
     const writeAt = files.writeAt.bind(files);
     const successor = randomUUID();
     files.writeAt = async (eventId, id, at, data) => {
-      await writeAt(eventId, id, at, data);
+      const tailFollows = await writeAt(eventId, id, at, data);
       // Another request takes the claim over while this one is between its write and commit.
       await database()
         .db('recording_chunks')
         .where({ recording_id: id, seq: 0 })
         .update({ claim_id: successor, claimed_at: Date.now() });
+      return tailFollows;
     };
     const { appends, request, row, chunk } = await setUp(clock, files);
     await assert.rejects(appends.append(request), (error: unknown) => {
@@ -115,5 +116,35 @@ describeEachDialect('recordings: a chunk claim whose holder falls behind', (data
     const held = await chunk();
     assert.equal(held.claim_id, successor, "the successor's claim stands");
     assert.equal(held.committed_at, null);
+  });
+
+  it('cuts the tail past its chunk only while it still holds its claim', async function () {
+    this.timeout(20_000);
+    const clock = { now: () => Date.now() };
+    const tail = randomBytes(2000);
+
+    // Holding its claim: the bytes past its chunk (a crash's leftovers) are cut.
+    const held = await setUp(clock, new RecordingFiles(dir));
+    mkdirSync(dirname(held.file), { recursive: true });
+    writeFileSync(held.file, tail);
+    await held.appends.append(held.request);
+    assert.ok(readFileSync(held.file).equals(held.request.data));
+
+    // Taken over between its write and its cut: what follows may be a successor's; kept.
+    const files = new RecordingFiles(dir);
+    const writeAt = files.writeAt.bind(files);
+    files.writeAt = async (eventId, id, at, data) => {
+      const tailFollows = await writeAt(eventId, id, at, data);
+      await database()
+        .db('recording_chunks')
+        .where({ recording_id: id, seq: 0 })
+        .update({ claim_id: randomUUID(), claimed_at: Date.now() });
+      return tailFollows;
+    };
+    const lost = await setUp(clock, files);
+    mkdirSync(dirname(lost.file), { recursive: true });
+    writeFileSync(lost.file, tail);
+    await assert.rejects(lost.appends.append(lost.request), RecordingRefused);
+    assert.equal(readFileSync(lost.file).length, tail.length, 'nothing cut');
   });
 });
