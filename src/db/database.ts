@@ -27,7 +27,13 @@ export type Database = Knex;
  *   (src/db/transactions.ts).
  */
 export function openDatabase(config: DatabaseConfig, logger: Logger): Database {
-  const db = knex({ ...dialectFor(config).knexConfig(config, logger), log: knexLog(logger) });
+  const db = knex({
+    ...dialectFor(config).knexConfig(config, logger),
+    log: knexLog(logger),
+    // knex would put the statement with its bound values (emails, names, secrets) into the
+    // error's message, and error messages reach the log.
+    compileSqlOnError: false,
+  });
   retryTransientFailures(db, config.retries ?? DEFAULT_DATABASE_RETRIES);
   return db;
 }

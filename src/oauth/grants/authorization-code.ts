@@ -47,7 +47,9 @@ export const authorizationCodeGrant: Grant<AuthorizationCodeGrant> = {
     try {
       prepared = await prepareCodeTokens(issuer, client, code, request);
     } catch (error) {
-      // A code presented wrongly is spent all the same.
+      // A code presented wrongly is spent all the same; one that met a busy database (503,
+      // Retry-After) or a fault of ours is not, so that the client's retry can still use it.
+      if (!(error instanceof OAuthError)) throw error;
       if ((await codes.consume(request.code)).outcome === 'replayed') {
         throw await codeReplayed(issuer, code, client);
       }
