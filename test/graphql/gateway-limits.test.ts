@@ -534,10 +534,14 @@ describe('GraphQL limit settings reach the running gateway', () => {
         /^The answer would hold more than 3000 bytes/,
       );
       const id = graphs[0]!.event.id;
+      const other = graphs[1]!.event.id;
       const message = cutOff(
         await post(service, {
           query: `mutation { updateVirtualInterviewEvent(input: { setTitle: { id: "${id}", title: "Renamed" } }) {
             event { ${interviewers} intervieweesConnection { edges { node { id } } interviewees { id } } }
+          }
+          later: updateVirtualInterviewEvent(input: { setTitle: { id: "${other}", title: "Too late" } }) {
+            event { id }
           } }`,
         }),
         /more than 12 objects/,
@@ -545,6 +549,9 @@ describe('GraphQL limit settings reach the running gateway', () => {
       assert.match(message, /Changes made before the limit was reached stay made/);
       const stored = await database.db('interview_events').where({ id }).first('title');
       assert.equal(stored.title, 'Renamed');
+      // A mutation after the limit is not carried out: its answer would never be seen.
+      const untouched = await database.db('interview_events').where({ id: other }).first('title');
+      assert.notEqual(untouched.title, 'Too late');
     } finally {
       await service.stop();
       await database.dispose();

@@ -74,10 +74,17 @@ const countedSchemas = new WeakSet<GraphQLSchema>();
 export function countAnswers(schema: GraphQLSchema, budgetOf: BudgetOf): GraphQLSchema {
   if (countedSchemas.has(schema)) return schema;
   countedSchemas.add(schema);
+  const mutations = schema.getMutationType();
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isObjectType(type) || type.name.startsWith('__')) continue;
     for (const field of Object.values(type.getFields())) {
-      field.resolve = countingResolver(field.resolve ?? defaultFieldResolver, field.type, budgetOf);
+      field.resolve = countingResolver(
+        field.resolve ?? defaultFieldResolver,
+        field.type,
+        budgetOf,
+        // A mutation after the limit must not write: its answer would be thrown away unseen.
+        type === mutations,
+      );
     }
   }
   return schema;
@@ -94,8 +101,15 @@ function countingResolver(
   resolve: GraphQLFieldResolver<unknown, unknown>,
   type: GraphQLOutputType,
   budgetOf: BudgetOf,
+  isMutation: boolean,
 ): GraphQLFieldResolver<unknown, unknown> {
-  const cut = isListType(getNullableType(type)) ? CUT_LIST : isNonNullType(type) ? KEEP : null;
+  const cut = isMutation
+    ? null
+    : isListType(getNullableType(type))
+      ? CUT_LIST
+      : isNonNullType(type)
+        ? KEEP
+        : null;
   // Runs for every field of every answer: nothing is allocated for a value resolved at once.
   return (source, args, context, info) => {
     const budget = budgetOf(context);
