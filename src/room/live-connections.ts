@@ -85,8 +85,6 @@ interface Connection {
   peer: Peer | null;
   /** Its joins and leaves, one at a time and in order. */
   membership: MembershipQueue;
-  /** Its place under the connection caps, given back once it is gone. */
-  place: ConnectionPlace;
   /** Closed (or being closed): nothing more is sent to it, and it has left or is leaving. */
   gone: boolean;
   alive: boolean;
@@ -237,7 +235,6 @@ export class LiveConnections {
       socket,
       peer: null,
       membership: new MembershipQueue((change) => this.changeMembership(connection, change)),
-      place,
       gone: false,
       alive: true,
       window: { startedAt: Date.now(), count: 0 },
@@ -262,7 +259,12 @@ export class LiveConnections {
       if (message) void this.handle(connection, message, Buffer.byteLength(text));
     });
     socket.on('error', () => socket.terminate());
-    socket.on('close', () => void this.forget(connection));
+    socket.on('close', () => {
+      // Its place under the caps is given back only once the socket is really gone: one that is
+      // cut off keeps it for its grace, so cut-offs cannot pile up open sockets past the caps.
+      place.release();
+      void this.forget(connection);
+    });
     this.send(connection, { type: 'hello', role: participant.role });
     void this.tellActiveRecording(connection);
   }
@@ -408,11 +410,10 @@ export class LiveConnections {
     if (notice) this.send(connection, notice);
   }
 
-  /** The connection is closed or being closed: it gives back its place and leaves the room. */
+  /** The connection is closed or being closed: it leaves the room. */
   private async forget(connection: Connection): Promise<void> {
     if (connection.gone) return;
     connection.gone = true;
-    connection.place.release();
     this.connections.delete(connection.id);
     const peers = this.byEvent.get(connection.eventId);
     peers?.delete(connection);
