@@ -13,17 +13,13 @@ export const Query: QueryResolvers<InterviewContext> = {
         extensions: { code: 'BAD_USER_INPUT' },
       });
     }
-    // Each distinct id is read once; a repeated id gets the same event in each of its places.
-    const distinct = [...new Set(input.ids)];
-    // A failed load rejects, so a failure is reported rather than read as "not found".
+    // The loader reads each distinct id once (a repeated id gets the same event in each of its
+    // places); a failed load rejects, so a failure is reported rather than read as "not found".
     const loaded = await Promise.all(
-      distinct.map((id) => (isPossibleEventId(id) ? context.loaders.event.load(id) : undefined)),
+      input.ids.map((id) => (isPossibleEventId(id) ? context.loaders.event.load(id) : undefined)),
     );
     // Another employer's event is indistinguishable from a missing one.
-    const byId = new Map(
-      distinct.map((id, i) => [id, loaded[i]?.employer_id === employerId ? loaded[i] : null]),
-    );
-    return { events: input.ids.map((id) => byId.get(id) ?? null) };
+    return { events: loaded.map((event) => (event?.employer_id === employerId ? event : null)) };
   },
   findVirtualInterviewEvents: async (_root, { first, after, input }, context) => {
     const employerId = requireEmployer(context);
