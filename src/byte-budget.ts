@@ -47,9 +47,4 @@ export class ByteBudget {
       this.dropped = 0;
     }
   }
-
-  /** Bytes reserved now. */
-  get inFlight(): number {
-    return this.used;
-  }
 }

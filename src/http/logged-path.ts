@@ -16,7 +16,7 @@ export const CAPABILITY_PREFIXES: readonly string[] = [
 ];
 
 /** What a masked token reads as in the log. */
-export const MASKED_TOKEN = ':token';
+const MASKED_TOKEN = ':token';
 
 const PREFIX_SEGMENTS = CAPABILITY_PREFIXES.map((prefix) => segmentsOf(prefix).map(normalized));
 

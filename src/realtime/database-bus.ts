@@ -49,7 +49,10 @@ export class DatabaseBus implements RealtimeBus {
       const id = `${this.sender}.${(this.sequence++).toString(36)}`;
       const parts = splitIntoParts(text, id, this.channel.maxPayloadBytes);
       // Queued now, all of them: the channel sends in call order, so parts and messages keep it.
-      await Promise.all(parts.map((part) => this.channel.notify(part)));
+      // The bytes are given back once every part has settled, not at the first failure.
+      const sent = await Promise.allSettled(parts.map((part) => this.channel.notify(part)));
+      const failed = sent.find((outcome) => outcome.status === 'rejected');
+      if (failed) throw failed.reason;
     } finally {
       this.backlog.give(bytes);
     }
