@@ -53,10 +53,18 @@ export class AuditLog {
     private readonly logger: Logger,
   ) {}
 
-  /** Appends an entry; given a transaction, the entry commits (or rolls back) with it. */
+  /**
+   * Appends an entry; given a transaction, the entry commits (or rolls back) with it, and is
+   * announced in the log only once it committed: a transaction the database undid is run again
+   * (src/db/transactions.ts), and each attempt would otherwise log the entry once more.
+   */
   async record(entry: AuditEntry, tx?: Transaction): Promise<void> {
     await (tx ? this.store.on(tx) : this.store).insert(this.row(entry));
-    this.announce(entry);
+    if (!tx) return this.announce(entry);
+    tx.executionPromise.then(
+      () => this.announce(entry),
+      () => {},
+    );
   }
 
   /** The row that records `entry`, for a caller that stores it with its own writes. */
