@@ -48,12 +48,15 @@ export class RoomRecheck {
   }
 
   private async recheck(eventId: string): Promise<void> {
-    if (!this.concerned(eventId).length) return;
+    // Only the connections there before the read are judged by it: one that joins meanwhile was
+    // let in on fresher state, and the change that let it in re-checks again.
+    const connections = this.concerned(eventId);
+    if (!connections.length) return;
     try {
       const view = await this.lifecycle.view(eventId);
       const open = view.event.status === 'SCHEDULED' || view.event.status === 'STARTED';
       const status = view.interviewee?.status;
-      for (const connection of this.concerned(eventId)) {
+      for (const connection of connections) {
         let notice: RoomNotice | null = null;
         if (!open) {
           notice = { type: 'ended', message: 'This interview event is over. Thank you.' };
