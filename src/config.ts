@@ -214,6 +214,8 @@ const roomVariables = {
   RECORDINGS_DIR: z.string().min(1).default('./data/recordings'),
   RECORDING_MAX_BYTES: positiveInt.default(2 * 1024 * 1024 * 1024),
   RECORDING_CHUNK_MAX_BYTES: positiveInt.default(16 * 1024 * 1024),
+  /** Chunks one recording may have (a row each); the room sends one every 2 s: about 27 hours. */
+  RECORDING_MAX_CHUNKS: positiveInt.default(50_000),
   /** Seconds after which a chunk's claim whose request never finished (its process died) lapses. */
   RECORDING_CHUNK_CLAIM_SECONDS: z.coerce.number().int().min(2).max(3600).default(30),
   /** Days a recording is kept after its event is archived; 0 deletes it at archiving. */
@@ -383,6 +385,7 @@ export interface Config {
     dir: string;
     maxBytes: number;
     chunkMaxBytes: number;
+    maxChunks: number;
     /** A chunk's claim lapses after this long; a writer gives it up at half of it. */
     chunkClaimMs: number;
     /** Kept this long after the event is archived; 0: deleted when it is archived. */
@@ -491,6 +494,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     recordings: {
       dir: e.RECORDINGS_DIR,
       maxBytes: e.RECORDING_MAX_BYTES,
+      maxChunks: e.RECORDING_MAX_CHUNKS,
       chunkMaxBytes: e.RECORDING_CHUNK_MAX_BYTES,
       chunkClaimMs: e.RECORDING_CHUNK_CLAIM_SECONDS * 1000,
       keepAfterArchiveMs: e.RECORDINGS_KEEP_DAYS_AFTER_ARCHIVE * 24 * 60 * 60 * 1000,

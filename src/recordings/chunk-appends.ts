@@ -34,6 +34,8 @@ export interface ChunkAppendsDependencies {
   clock: Clock;
   /** RECORDING_MAX_BYTES. */
   maxBytes: number;
+  /** RECORDING_MAX_CHUNKS. */
+  maxChunks: number;
   /** RECORDING_CHUNK_CLAIM_SECONDS, in milliseconds. */
   claimMs: number;
   /** The recording, or the refusal for a missing or deleted one. */
@@ -89,7 +91,7 @@ export class ChunkAppends {
   }
 
   private async decide(request: ChunkRequest, digest: string): Promise<Decision> {
-    const { chunks, clock, maxBytes, claimMs } = this.deps;
+    const { chunks, clock, maxBytes, maxChunks, claimMs } = this.deps;
     const { eventId, recordingId, seq, data } = request;
     const row = await this.deps.existing(eventId, recordingId);
     if (row.started_by !== request.interviewerId) {
@@ -113,11 +115,13 @@ export class ChunkAppends {
     if (row.status !== 'recording') throw stopped();
     const now = clock.now();
     if (chunk && now - chunk.claimed_at < claimMs) return { kind: 'held' };
-    if (row.bytes + data.length > maxBytes) {
+    if (row.bytes + data.length > maxBytes || seq >= maxChunks) {
       await this.deps.stop(row);
       throw new RecordingRefused(
         'too-large',
-        `The recording has reached its limit of ${maxBytes} bytes and has stopped.`,
+        seq >= maxChunks
+          ? `The recording has reached its limit of ${maxChunks} chunks and has stopped.`
+          : `The recording has reached its limit of ${maxBytes} bytes and has stopped.`,
       );
     }
     const claim: RecordingChunkRow = {

@@ -29,6 +29,8 @@ export interface RecordingLimits {
   maxBytes: number;
   /** RECORDING_CHUNK_MAX_BYTES. */
   chunkMaxBytes: number;
+  /** RECORDING_MAX_CHUNKS: a recording never has more chunks (each is a row). */
+  maxChunks: number;
   /** RECORDING_CHUNK_CLAIM_SECONDS, in milliseconds: when a chunk's claim is taken for lost. */
   chunkClaimMs: number;
 }
@@ -72,6 +74,7 @@ export class RecordingService {
       files: deps.files,
       clock: deps.clock,
       maxBytes: deps.limits.maxBytes,
+      maxChunks: deps.limits.maxChunks,
       claimMs: deps.limits.chunkClaimMs,
       existing: (eventId, recordingId) => this.existing(eventId, recordingId),
       stop: (row) => this.stopRow(row),

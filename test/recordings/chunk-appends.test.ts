@@ -51,6 +51,7 @@ describeEachDialect('recordings: a chunk claim whose holder falls behind', (data
       files,
       clock,
       maxBytes: 1_000_000,
+      maxChunks: 1_000,
       claimMs: CLAIM_MS,
       existing: async (eventId, id) => (await recordings.find(eventId, id))!,
       stop: async () => {},

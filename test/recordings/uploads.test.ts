@@ -16,6 +16,8 @@ import {
 
 const CHUNK_MAX = 1000;
 const RECORDING_MAX = 5000;
+/** More than any other test here sends to one recording. */
+const MAX_CHUNKS = 30;
 
 describeEachDialect('recordings: uploads from the interviewer lobby', (database) => {
   let service: Awaited<ReturnType<typeof startTestService>>;
@@ -32,6 +34,7 @@ describeEachDialect('recordings: uploads from the interviewer lobby', (database)
         RECORDINGS_DIR: dir,
         RECORDING_CHUNK_MAX_BYTES: String(CHUNK_MAX),
         RECORDING_MAX_BYTES: String(RECORDING_MAX),
+        RECORDING_MAX_CHUNKS: String(MAX_CHUNKS),
       },
     });
   });
@@ -150,6 +153,20 @@ describeEachDialect('recordings: uploads from the interviewer lobby', (database)
     assert.match(((await over.json()) as { error: string }).error, /limit/);
     assert.equal((await row(id)).status, 'stopped');
     assert.equal((await lee.chunk(id, 5, randomBytes(1))).status, 409, 'stopped at its limit');
+    assert.deepEqual(fileOf(event, id), Buffer.concat(chunks));
+  });
+
+  it('stops a recording at RECORDING_MAX_CHUNKS (413): each chunk is a row', async () => {
+    const { event, lee } = await interviewing();
+    const id = await lee.started();
+    const chunks = Array.from({ length: MAX_CHUNKS }, () => randomBytes(10));
+    for (const [seq, chunk] of chunks.entries()) {
+      assert.equal((await lee.chunk(id, seq, chunk)).status, 204);
+    }
+    const over = await lee.chunk(id, MAX_CHUNKS, randomBytes(10));
+    assert.equal(over.status, 413);
+    assert.match(((await over.json()) as { error: string }).error, /limit of 30 chunks/);
+    assert.equal((await row(id)).status, 'stopped');
     assert.deepEqual(fileOf(event, id), Buffer.concat(chunks));
   });
 
