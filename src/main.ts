@@ -41,12 +41,6 @@ async function serve(config: Config, rootLogger: Logger, tracing?: Tracing): Pro
   const { startService } = await import('./server.js');
   const slot = cluster.isWorker ? Number(process.env[WORKER_SLOT_VARIABLE] ?? 0) : undefined;
   const logger = slot === undefined ? rootLogger : rootLogger.child({ worker: slot });
-  // A promise nobody awaited that rejects must not end a process serving everyone: graphql-js 16
-  // can leave a sibling field's rejection unhandled after the answer was already decided. Logged
-  // (errors carry no request content, src/logging.ts), counted by whoever reads the logs.
-  process.on('unhandledRejection', (reason) => {
-    logger.error({ err: reason }, 'unhandled promise rejection (the process goes on)');
-  });
   const service = await startService({
     // The primary prepared the database; one worker sweeps for all.
     config: slot === undefined || slot === 0 ? config : { ...config, sweepIntervalMs: 0 },

@@ -100,4 +100,35 @@ describe('the size of one GraphQL answer, counted while it executes', () => {
     const { refusal } = await run(schema, '{ items { name } }');
     assert.equal(refusal, undefined);
   });
+
+  it('leaves no rejection unhandled when a field throws where its siblings answered promises', async () => {
+    const schema = buildSchema(`type Query { items: [Item!]! } type Item { name: String! }`);
+    const fields = (type: string) =>
+      (
+        schema.getType(type) as unknown as { getFields(): Record<string, { resolve?: unknown }> }
+      ).getFields();
+    fields('Query').items!.resolve = () => [0, 1, 2];
+    fields('Item').name!.resolve = (i: number) => {
+      if (i === 1) throw new Error('refused at once');
+      return new Promise((_, reject) => setTimeout(() => reject(new Error('refused later')), 20));
+    };
+    countAnswers(schema, (context) => (context as { answer: AnswerBudget }).answer);
+    const unhandled: unknown[] = [];
+    const listener = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', listener);
+    try {
+      const answer = new AnswerBudget({ maxNodes: 50, maxBytes: 10_000 });
+      const result = await execute({
+        schema,
+        document: parse('{ items { name } }'),
+        contextValue: { answer },
+      });
+      assert.equal(result.data, null);
+      assert.ok(result.errors?.length);
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      assert.deepEqual(unhandled, []);
+    } finally {
+      process.off('unhandledRejection', listener);
+    }
+  });
 });

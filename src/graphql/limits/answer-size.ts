@@ -116,7 +116,15 @@ function countingResolver(
     if (budget.exceeded) {
       return cut === KEEP ? resolve(source, args, context, info) : cut === CUT_LIST ? [] : null;
     }
-    const value = resolve(source, args, context, info);
+    let value: unknown;
+    try {
+      value = resolve(source, args, context, info);
+    } catch (error) {
+      // Thrown synchronously where siblings already answered promises, graphql 16 abandons
+      // those promises and a later rejection of one goes unhandled, which ends the process: a
+      // rejection instead travels with its siblings.
+      return Promise.reject(error as Error);
+    }
     if (!isPromiseLike(value)) return counted(budget, type, cut, info, value);
     return value.then((resolved) => counted(budget, type, cut, info, resolved));
   };
