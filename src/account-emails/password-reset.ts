@@ -11,6 +11,7 @@ import type { BrowserSessions } from '../sessions/sessions.js';
 import { MAX_EMAIL_LENGTH } from '../validation/email.js';
 import type { EmailLinks, EmailLinkUrls, LinkCheck, LinkProblem } from './email-links.js';
 import { passwordResetMail } from './messages.js';
+import { BackgroundMail } from './background-mail.js';
 
 export const RESET_LINK_LIFETIME_MS = 60 * 60 * 1000;
 
@@ -44,9 +45,11 @@ export type ResetOutcome =
  * verifies the address (the link proved they read its mail).
  */
 export class PasswordReset {
-  private readonly pending = new Set<Promise<void>>();
+  private readonly background: BackgroundMail;
 
-  constructor(private readonly deps: PasswordResetDependencies) {}
+  constructor(private readonly deps: PasswordResetDependencies) {
+    this.background = new BackgroundMail(deps.logger, 'a password-reset mail');
+  }
 
   async request(email: string, ip: string): Promise<RequestOutcome> {
     const { ipLimiter, emailLimiter, audit } = this.deps;
@@ -65,7 +68,7 @@ export class PasswordReset {
       });
       return { outcome: 'rate-limited', retryAfterSeconds: refused.retryAfterSeconds };
     }
-    this.inBackground(() => this.mailLink(address, ip));
+    this.background.run(() => this.mailLink(address, ip));
     return { outcome: 'accepted' };
   }
 
@@ -106,8 +109,8 @@ export class PasswordReset {
   }
 
   /** Resolves when the mails of earlier requests are sent (or failed): for shutdown and tests. */
-  async idle(): Promise<void> {
-    while (this.pending.size) await Promise.all([...this.pending]);
+  idle(): Promise<void> {
+    return this.background.idle();
   }
 
   private async mailLink(address: string, ip: string): Promise<void> {
@@ -124,14 +127,5 @@ export class PasswordReset {
     if (!user) return;
     const token = await links.issue(user.id, 'reset_password', RESET_LINK_LIFETIME_MS);
     await mailer.send(passwordResetMail(user.email, urls.resetPassword(token)));
-  }
-
-  private inBackground(work: () => Promise<void>): void {
-    const running = work()
-      .catch((error: unknown) =>
-        this.deps.logger.error({ err: error }, 'could not send a password-reset mail'),
-      )
-      .finally(() => this.pending.delete(running));
-    this.pending.add(running);
   }
 }

@@ -10,6 +10,7 @@ import type { RateLimiter } from '../security/rate-limiter.js';
 import type { EmailLinkUrls } from './email-links.js';
 import type { EmailVerification } from './email-verification.js';
 import { existingAccountMail } from './messages.js';
+import { BackgroundMail } from './background-mail.js';
 
 export interface SignUpDependencies {
   /** Creates the account, by the accounts' rules. */
@@ -38,29 +39,31 @@ export interface SignUpForm {
  * either way; the mails go after it).
  */
 export class SignUp {
-  private readonly pending = new Set<Promise<void>>();
+  private readonly background: BackgroundMail;
 
-  constructor(private readonly deps: SignUpDependencies) {}
+  constructor(private readonly deps: SignUpDependencies) {
+    this.background = new BackgroundMail(deps.logger, 'a sign-up mail');
+  }
 
   /** Throws InvalidFields when the form breaks a rule (the same rules for both). */
   async submit(form: SignUpForm, ip: string): Promise<void> {
     const { users, verification } = this.deps;
     try {
       const user = await users.createUser({ ...form, requireName: true });
-      this.inBackground(async () => {
+      this.background.run(async () => {
         await verification.sendLink(user, ip);
       });
     } catch (error) {
       if (!(error instanceof ConflictError)) throw error;
       // The work a new account costs, so that the time of the answer does not tell either.
       await hashPassword(form.password);
-      this.inBackground(() => this.tellOwner(form.email.trim(), ip));
+      this.background.run(() => this.tellOwner(form.email.trim(), ip));
     }
   }
 
   /** Resolves when the mails of earlier sign-ups are sent (or failed): for shutdown and tests. */
-  async idle(): Promise<void> {
-    while (this.pending.size) await Promise.all([...this.pending]);
+  idle(): Promise<void> {
+    return this.background.idle();
   }
 
   private async tellOwner(address: string, ip: string): Promise<void> {
@@ -82,14 +85,5 @@ export class SignUp {
         forgotPassword: urls.forgotPassword,
       }),
     );
-  }
-
-  private inBackground(work: () => Promise<void>): void {
-    const running = work()
-      .catch((error: unknown) =>
-        this.deps.logger.error({ err: error }, 'could not send a sign-up mail'),
-      )
-      .finally(() => this.pending.delete(running));
-    this.pending.add(running);
   }
 }
