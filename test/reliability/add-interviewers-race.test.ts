@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { systemClock } from '../../src/clock.js';
 import { tally } from '../support/concurrency.js';
-import { InterviewRequests, mutatedEvent, outcomeCode } from '../support/interview-requests.js';
+import type { InterviewRequests } from '../support/interview-requests.js';
+import { mutatedEvent, outcomeCode } from '../support/interview-requests.js';
 import { createOAuthTenant, type OAuthTenant } from '../support/oauth-fixtures.js';
 import { RAISED_RATE_LIMITS } from '../support/service-process.js';
 import {
@@ -9,7 +10,7 @@ import {
   startDeployment,
   type RunningDeployment,
 } from '../support/deployments.js';
-import { TokenRequests } from '../support/token-requests.js';
+import { employerApi } from '../support/token-requests.js';
 
 const ADDITIONS = 50;
 const LIMIT = 49;
@@ -30,10 +31,7 @@ describeEachDeployment(
     before(async () => {
       tenant = await createOAuthTenant(database().db, systemClock, 'add-race');
       service = await startDeployment(database(), deployment, RAISED_RATE_LIMITS);
-      const issued = await new TokenRequests(service.url, tenant.app).clientCredentials(
-        tenant.employer.id,
-      );
-      api = new InterviewRequests(service.url, issued.body.access_token);
+      api = await employerApi(service.url, tenant);
     });
     after(async () => {
       await service?.stop();

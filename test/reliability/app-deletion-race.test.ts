@@ -5,7 +5,7 @@ import type { AppRow } from '../../src/db/rows.js';
 import { OAuthError } from '../../src/oauth/oauth-error.js';
 import { runConcurrently, tally } from '../support/concurrency.js';
 import { Gate, gatedTokenService, settle } from '../support/gated-token-service.js';
-import { InterviewRequests, outcomeCode } from '../support/interview-requests.js';
+import { outcomeCode } from '../support/interview-requests.js';
 import { createOAuthTenant } from '../support/oauth-fixtures.js';
 import { RAISED_RATE_LIMITS } from '../support/service-process.js';
 import {
@@ -13,7 +13,7 @@ import {
   startDeployment,
   type RunningDeployment,
 } from '../support/deployments.js';
-import { TokenRequests } from '../support/token-requests.js';
+import { TokenRequests, employerApi } from '../support/token-requests.js';
 import { testAccounts } from '../support/compose.js';
 
 const ROUNDS = 5;
@@ -98,10 +98,7 @@ describeEachDeployment(
 
     it('an event created with a token whose app was deleted elsewhere is UNAUTHENTICATED', async () => {
       const tenant = await createOAuthTenant(database().db, systemClock, 'deleted-elsewhere');
-      const issued = await new TokenRequests(service.url, tenant.app).clientCredentials(
-        tenant.employer.id,
-      );
-      const api = new InterviewRequests(service.url, issued.body.access_token);
+      const api = await employerApi(service.url, tenant);
       assert.equal(outcomeCode(await api.create({ interviewers: [] })), 'ok');
       // Another process (or the CLI) deletes the app: this process still trusts the token a while.
       await apps.deleteApp(tenant.user.id, tenant.app.client_id);

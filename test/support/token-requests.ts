@@ -2,6 +2,7 @@ import { decodeJwt } from 'jose';
 import { systemClock } from '../../src/clock.js';
 import type { Database } from '../../src/db/database.js';
 import { runConcurrently } from './concurrency.js';
+import { InterviewRequests } from './interview-requests.js';
 import {
   REDIRECT_URI,
   basic,
@@ -101,4 +102,11 @@ export async function refreshTokensOfSignIns(
     if (outcome.status === 'rejected') throw outcome.reason;
     return outcome.value;
   });
+}
+
+/** The Interview API at `url` as the tenant's app acting for its employer (client credentials). */
+export async function employerApi(url: string, tenant: OAuthTenant): Promise<InterviewRequests> {
+  const issued = await new TokenRequests(url, tenant.app).clientCredentials(tenant.employer.id);
+  if (issued.status !== 200) throw new Error(`no employer token: ${issued.status}`);
+  return new InterviewRequests(url, issued.body.access_token);
 }
