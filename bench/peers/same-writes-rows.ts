@@ -70,18 +70,16 @@ export function eventRows(body: string, owner: EventOwner, box: SecretBox): Even
     { email: owner.creator.email, name: owner.creator.name, userId: owner.creator.id },
     ...input.interviewers.map(({ email }) => ({ email, name: null, userId: null })),
   ];
-  const interviewers = people.map(
-    (person, position): InterviewerRow => ({
-      id: randomUUID(),
-      event_id: eventId,
-      email: person.email,
-      email_normalized: person.email.toLowerCase(),
-      name: person.name,
-      user_id: person.userId,
-      position,
-      created_at: now,
-    }),
-  );
+  const interviewers = people.map((person, position): InterviewerRow => ({
+    id: randomUUID(),
+    event_id: eventId,
+    email: person.email,
+    email_normalized: person.email.toLowerCase(),
+    name: person.name,
+    user_id: person.userId,
+    position,
+    created_at: now,
+  }));
   const interviewee: IntervieweeRow = {
     id: randomUUID(),
     event_id: eventId,

@@ -63,9 +63,7 @@ export function postgresEventStore(connectionString: string, schema: string): Ev
         for (const [table, each] of tableRows(rows)) {
           const { columns, values } = columnsOf(each);
           let parameter = 0;
-          const tuples = values.map(
-            (row) => `(${row.map(() => `$${++parameter}`).join(', ')})`,
-          );
+          const tuples = values.map((row) => `(${row.map(() => `$${++parameter}`).join(', ')})`);
           await client.query(
             `INSERT INTO ${table} (${columns.join(', ')}) VALUES ${tuples.join(', ')}`,
             values.flat(),

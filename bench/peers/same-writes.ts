@@ -15,11 +15,7 @@ import { createFreshDatabase, type FreshDatabase } from '../database.js';
 import type { BenchDatabase } from '../options.js';
 import { announce, listenOnLoopback } from './announce.js';
 import { eventRows, type EventOwner } from './same-writes-rows.js';
-import {
-  postgresEventStore,
-  sqliteEventStore,
-  type EventRowsStore,
-} from './same-writes-stores.js';
+import { postgresEventStore, sqliteEventStore, type EventRowsStore } from './same-writes-stores.js';
 
 const BODY_LIMIT = 100 * 1024;
 
