@@ -6,10 +6,7 @@
 declare module 'oidc-provider/lib/adapters/memory_adapter.js' {
   import type { Adapter } from 'oidc-provider';
 
-  interface MemoryAdapter extends Adapter {}
-  class MemoryAdapter {
-    constructor(model: string, store: object);
-  }
+  const MemoryAdapter: new (model: string, store: object) => Adapter;
   export default MemoryAdapter;
 }
 
