@@ -9,7 +9,7 @@ import {
   SERVICE,
 } from './requests.js';
 import { SCENARIO_NAMES } from './names.js';
-import type { Load, ProbeResponse, Scenario } from './types.js';
+import type { Load, ProbeResponse, Scenario, ScenarioFixtures } from './types.js';
 
 /**
  * The token endpoint (P1, P6), introspection (P7) and userinfo, and node-oidc-provider's
@@ -20,29 +20,19 @@ export const tokenScenarios: Scenario[] = [
     name: SCENARIO_NAMES.clientCredentials,
     subject: SERVICE,
     comparison: { kind: 'peer', scenario: SCENARIO_NAMES.oidcPeer, min: 1.2 },
-    load: async ({ fixtures }) => ({
-      path: '/oauth/v2/tokens',
-      method: 'POST',
-      headers: {
-        authorization: basic(fixtures.accounts.app.clientId, fixtures.accounts.app.clientSecret),
-        'content-type': FORM,
-      },
-      body: `grant_type=client_credentials&scope=employer_access&employer=${fixtures.accounts.employers.measured}`,
-    }),
+    load: async ({ fixtures }) =>
+      formPost(
+        '/oauth/v2/tokens',
+        appBasic(fixtures),
+        `grant_type=client_credentials&scope=employer_access&employer=${fixtures.accounts.employers.measured}`,
+      ),
     problem: (response) => expectStatus(response, 'access_token'),
   }),
   scenario({
     name: SCENARIO_NAMES.oidcPeer,
     subject: peer('oidc-provider'),
-    load: async ({ fixtures }) => ({
-      path: '/token',
-      method: 'POST',
-      headers: {
-        authorization: basic(fixtures.peerClient.id, fixtures.peerClient.secret),
-        'content-type': FORM,
-      },
-      body: clientCredentialsForm(fixtures.peerClient.scope),
-    }),
+    load: async ({ fixtures }) =>
+      formPost('/token', peerBasic(fixtures), clientCredentialsForm(fixtures.peerClient.scope)),
     problem: (response) => expectStatus(response, 'access_token'),
   }),
   scenario({
@@ -52,7 +42,7 @@ export const tokenScenarios: Scenario[] = [
     load: async ({ fixtures, requests }) =>
       refreshLoad(
         '/oauth/v2/tokens',
-        basic(fixtures.accounts.app.clientId, fixtures.accounts.app.clientSecret),
+        appBasic(fixtures),
         await fixtures.mintRefreshTokens(requests),
       ),
     problem: (response) => expectStatus(response, 'refresh_token'),
@@ -61,11 +51,7 @@ export const tokenScenarios: Scenario[] = [
     name: SCENARIO_NAMES.oidcRefreshPeer,
     subject: peer('oidc-provider'),
     load: async ({ fixtures, requests }) =>
-      refreshLoad(
-        '/token',
-        basic(fixtures.peerClient.id, fixtures.peerClient.secret),
-        await fixtures.oidcPeer.refreshTokens(requests),
-      ),
+      refreshLoad('/token', peerBasic(fixtures), await fixtures.oidcPeer.refreshTokens(requests)),
     problem: (response) => expectStatus(response, 'refresh_token'),
   }),
   scenario({
@@ -73,11 +59,7 @@ export const tokenScenarios: Scenario[] = [
     subject: SERVICE,
     comparison: { kind: 'peer', scenario: SCENARIO_NAMES.oidcIntrospectionPeer, min: 1.0 },
     load: async ({ fixtures, tokens }) =>
-      introspectionLoad(
-        '/oauth/v2/introspect',
-        basic(fixtures.accounts.app.clientId, fixtures.accounts.app.clientSecret),
-        serviceTokens(tokens).employer,
-      ),
+      introspectionLoad('/oauth/v2/introspect', appBasic(fixtures), serviceTokens(tokens).employer),
     problem: activeProblem,
   }),
   scenario({
@@ -86,7 +68,7 @@ export const tokenScenarios: Scenario[] = [
     load: async ({ fixtures }) =>
       introspectionLoad(
         '/token/introspection',
-        basic(fixtures.peerClient.id, fixtures.peerClient.secret),
+        peerBasic(fixtures),
         await fixtures.oidcPeer.accessToken(),
       ),
     problem: activeProblem,
@@ -107,12 +89,31 @@ export const tokenScenarios: Scenario[] = [
   }),
 ];
 
+/** client_secret_basic of the bench app (the service's client). */
+function appBasic(fixtures: ScenarioFixtures): string {
+  return basic(fixtures.accounts.app.clientId, fixtures.accounts.app.clientSecret);
+}
+
+/** client_secret_basic of the oidc-provider peer's client. */
+function peerBasic(fixtures: ScenarioFixtures): string {
+  return basic(fixtures.peerClient.id, fixtures.peerClient.secret);
+}
+
+/** A form POST with client_secret_basic. */
+function formPost(path: string, authorization: string, body: string): Load {
+  return { path, method: 'POST', headers: formHeaders(authorization), body };
+}
+
+function formHeaders(authorization: string): Record<string, string> {
+  return { authorization, 'content-type': FORM };
+}
+
 /** Each request spends one refresh token of the pool (rotation makes each single-use). */
 function refreshLoad(path: string, authorization: string, tokens: readonly string[]): Load {
   return {
     path,
     method: 'POST',
-    headers: { authorization, 'content-type': FORM },
+    headers: formHeaders(authorization),
     bodies: tokens.map(
       (token) => `grant_type=refresh_token&refresh_token=${encodeURIComponent(token)}`,
     ),
@@ -122,10 +123,7 @@ function refreshLoad(path: string, authorization: string, tokens: readonly strin
 /** RFC 7662: the same active token in every request; an inactive answer is an error. */
 function introspectionLoad(path: string, authorization: string, token: string): Load {
   return {
-    path,
-    method: 'POST',
-    headers: { authorization, 'content-type': FORM },
-    body: `token=${encodeURIComponent(token)}`,
+    ...formPost(path, authorization, `token=${encodeURIComponent(token)}`),
     bodyMustInclude: ACTIVE,
   };
 }
