@@ -76,7 +76,8 @@ async function startPeer(
   });
   try {
     const url = await Promise.race([ready, failed, timeout]);
-    return { name, url, pid: child.process.pid!, stop: () => child.stop(2000) };
+    // The same-writes peer drops its database before it exits.
+    return { name, url, pid: child.process.pid!, stop: () => child.stop(10_000) };
   } catch (error) {
     await child.stop(1000);
     throw error;
