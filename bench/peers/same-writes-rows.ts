@@ -15,8 +15,17 @@ export interface EventOwner {
  * The rows the service writes for createVirtualInterviewEvent (src/interviews/event-writer.ts):
  * one interview_events row; interviewers, the creator first; one interviewees row; lobby_tokens
  * for the landing page, the interviewers and the interviewee (a token sealed, its digest kept).
- * The tally tables interview_event_counts and interview_event_start_day_counts are kept by the
- * migrations' triggers on interview_events, in the peer's database as in the service's.
+ * Every column is set, with the row types the service's EventWriteStore inserts (src/db/rows.ts):
+ * interview_events (id, employer_id, created_by_app_id, created_by_user_id, title, start_at,
+ * start_offset_minutes, end_at, end_offset_minutes, timezone, language_code, country_code,
+ * media_type, status, ats_name, employer_name, started_at, ended_at, archived_at, cancelled_at,
+ * created_at, updated_at); interviewers (id, event_id, email, email_normalized, name, user_id,
+ * position, created_at); interviewees (id, event_id, name, email, status, job_employer_job_id,
+ * job_title, job_location, checked_in_at, created_at, updated_at); lobby_tokens (id, event_id,
+ * interviewee_id, role, token_hash, token_encrypted, created_at). The tallies
+ * interview_event_counts and interview_event_start_day_counts (employer_id, [start_day,] slot,
+ * row_count) are kept by the migrations' triggers on interview_events, in the peer's database
+ * as in the service's.
  */
 export interface EventRows {
   event: EventRow;
