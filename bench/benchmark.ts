@@ -13,6 +13,7 @@ import { createFreshDatabase, databaseVersion, type FreshDatabase } from './data
 import { LoadDriver } from './driver-client.js';
 import { describeMachine, type Machine } from './machine.js';
 import type { BenchOptions } from './options.js';
+import { oidcPeerTokens } from './oidc-peer-tokens.js';
 import { startPeers, type RunningPeer } from './peers.js';
 import { RefreshTokenPool } from './refresh-pool.js';
 import { buildResults, type BenchResults } from './report.js';
@@ -100,7 +101,10 @@ export class Benchmark {
     // The driver and the peers start while the database is migrated and seeded.
     const driver = new LoadDriver(this.repository);
     cleanup.add(() => driver.stop());
-    const peersStarted = startPeers(this.repository, peersOf(scenarios), PEER_CLIENT);
+    const peersStarted = startPeers(this.repository, peersOf(scenarios), {
+      client: PEER_CLIENT,
+      db: options.db,
+    });
     peersStarted.catch(() => {}); // Awaited, and reported, after seeding.
     cleanup.add(async () => {
       const peers = await peersStarted.catch(() => new Map<PeerName, RunningPeer>());
@@ -154,6 +158,12 @@ export class Benchmark {
         if (!this.refreshPool) throw new Error('no refresh token has been issued yet');
         return this.refreshPool.mint(count);
       },
+      oidcPeer: oidcPeerTokens(() => {
+        const target = prepared.peerTargets.find(
+          (peer) => peer.kind === 'peer' && peer.peer.name === 'oidc-provider',
+        );
+        return target?.kind === 'peer' ? target.peer : undefined;
+      }, PEER_CLIENT),
     };
   }
 

@@ -36,6 +36,7 @@ function measure(job: LoadJob): Promise<LoadResult> {
   let instance: autocannon.Instance | undefined;
   let nextBody = 0;
   const bodies = job.bodies;
+  const verifyBody = verifier(job);
   const options: autocannon.Options = {
     url: job.url,
     method: job.method,
@@ -46,7 +47,7 @@ function measure(job: LoadJob): Promise<LoadResult> {
     // autocannon ends a run at its first sample after the duration: sample often, end on time.
     sampleInt: 100,
     timeout: 30,
-    ...(job.graphql && { verifyBody: (body) => !String(body).includes('"errors"') }),
+    ...(verifyBody && { verifyBody }),
     ...(bodies && {
       requests: [
         {
@@ -101,9 +102,21 @@ function summarize(
     // autocannon counts timeouts among the errors.
     socketErrors: result.errors,
     graphqlErrors: job.graphql ? result.mismatches : 0,
+    unexpectedBodies: job.bodyMustInclude === undefined ? 0 : result.mismatches,
     statusCodes,
     bodiesExhausted,
   };
+}
+
+/** What makes an answer's body wrong: GraphQL errors, or the lack of the text it must hold. */
+function verifier(job: LoadJob): ((body: unknown) => boolean) | undefined {
+  const { bodyMustInclude: text } = job;
+  if (job.graphql && text !== undefined) {
+    throw new Error('a job checks GraphQL errors or a text, not both');
+  }
+  if (job.graphql) return (body) => !String(body).includes('"errors"');
+  if (text !== undefined) return (body) => String(body).includes(text);
+  return undefined;
 }
 
 function percentile(sorted: readonly number[], fraction: number): number {

@@ -13,6 +13,8 @@ export interface LoadJob {
   warmupSeconds: number;
   /** Count responses whose body carries a GraphQL `errors` member. */
   graphql: boolean;
+  /** Count responses whose body does not hold this text. */
+  bodyMustInclude?: string;
 }
 
 /** What the driver prints for a job, one JSON line. */
@@ -30,6 +32,8 @@ export interface LoadResult {
   socketErrors: number;
   /** Responses whose body had GraphQL `errors` (only counted when the job asked). */
   graphqlErrors: number;
+  /** Responses whose body lacked the job's `bodyMustInclude`. */
+  unexpectedBodies: number;
   statusCodes: Record<string, number>;
   /** The job's bodies ran out before its time was up. */
   bodiesExhausted: boolean;

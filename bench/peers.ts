@@ -1,3 +1,4 @@
+import type { BenchDatabase } from './options.js';
 import type { PeerName } from './scenarios/index.js';
 import { spawnChild, type Child } from './processes.js';
 
@@ -10,13 +11,21 @@ export interface RunningPeer {
   stop(): Promise<void>;
 }
 
+/** What the peers are told: the oidc-provider peer's client, the engine of the same-writes peer. */
+export interface PeerSettings {
+  client: { id: string; secret: string; scope: string };
+  db: BenchDatabase;
+}
+
 /** Each peer is a process of its own: bench/peers/<name>.ts, run in production mode. */
 export async function startPeers(
   repository: string,
   names: readonly PeerName[],
-  client: { id: string; secret: string; scope: string },
+  settings: PeerSettings,
 ): Promise<Map<PeerName, RunningPeer>> {
-  const peers = await Promise.allSettled(names.map((name) => startPeer(repository, name, client)));
+  const peers = await Promise.allSettled(
+    names.map((name) => startPeer(repository, name, settings)),
+  );
   const started = new Map<PeerName, RunningPeer>();
   const failures: string[] = [];
   for (const peer of peers) {
@@ -33,7 +42,7 @@ export async function startPeers(
 async function startPeer(
   repository: string,
   name: PeerName,
-  client: { id: string; secret: string; scope: string },
+  { client, db }: PeerSettings,
 ): Promise<RunningPeer> {
   let announced: (url: string) => void = () => {};
   const ready = new Promise<string>((resolve) => (announced = resolve));
@@ -44,6 +53,10 @@ async function startPeer(
       PEER_CLIENT_ID: client.id,
       PEER_CLIENT_SECRET: client.secret,
       PEER_SCOPE: client.scope,
+      PEER_DB: db,
+      ...(process.env.BENCH_DATABASE_URL && {
+        BENCH_DATABASE_URL: process.env.BENCH_DATABASE_URL,
+      }),
     },
     onLine: (line, stream) => {
       if (stream === 'stdout' && line.startsWith('ready ')) {
@@ -63,7 +76,8 @@ async function startPeer(
   });
   try {
     const url = await Promise.race([ready, failed, timeout]);
-    return { name, url, pid: child.process.pid!, stop: () => child.stop(2000) };
+    // The same-writes peer drops its database before it exits.
+    return { name, url, pid: child.process.pid!, stop: () => child.stop(10_000) };
   } catch (error) {
     await child.stop(1000);
     throw error;

@@ -5,7 +5,7 @@ import type { BenchOptions } from './options.js';
 import { formatCount, type SummaryRow } from './summary.js';
 
 /** Bump when the shape of results.json changes (bench/results.schema.json follows it). */
-export const RESULTS_SCHEMA_VERSION = 1;
+export const RESULTS_SCHEMA_VERSION = 2;
 /** P4: the most resident memory any one service process may use under any scenario. */
 export const PEAK_RSS_LIMIT_MIB = 250;
 

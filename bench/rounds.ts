@@ -109,6 +109,7 @@ async function measureOnce(
     headers: load.headers,
     ...(load.body !== undefined && { body: load.body }),
     ...(load.bodies && { bodies: load.bodies }),
+    ...(load.bodyMustInclude !== undefined && { bodyMustInclude: load.bodyMustInclude }),
     connections: scenario.serial ? 1 : options.connections,
     seconds,
     warmupSeconds: round === 1 && !options.quick ? 0.5 : 0,

@@ -14,7 +14,8 @@ export interface SummaryRow {
   /** Medians over the rounds. */
   requestsPerSecond: number;
   latencyMs: { p50: number; p99: number };
-  errors: { non2xx: number; socket: number; graphql: number; total: number };
+  /** graphql: answers with GraphQL errors; body: answers without the text the scenario expects. */
+  errors: { non2xx: number; socket: number; graphql: number; body: number; total: number };
   peakRssMiB: number | null;
   /** GraphQL scenarios on the service: statements per request from /metrics (null: no /metrics). */
   statementsPerRequest: number | null;
@@ -56,6 +57,7 @@ function baseRow(entry: Measured, events: number): SummaryRow {
     non2xx: sum((result) => result.non2xx),
     socket: sum((result) => result.socketErrors),
     graphql: sum((result) => result.graphqlErrors),
+    body: sum((result) => result.unexpectedBodies),
   };
   const peaks = entry.rounds.flatMap((round) => (round.peakRssBytes ? [round.peakRssBytes] : []));
   return {
@@ -73,7 +75,10 @@ function baseRow(entry: Measured, events: number): SummaryRow {
       p50: round3(median(results.map((result) => result.latency.p50))),
       p99: round3(median(results.map((result) => result.latency.p99))),
     },
-    errors: { ...errors, total: errors.non2xx + errors.socket + errors.graphql },
+    errors: {
+      ...errors,
+      total: errors.non2xx + errors.socket + errors.graphql + errors.body,
+    },
     peakRssMiB: peaks.length ? round1(Math.max(...peaks) / MIB) : null,
     statementsPerRequest: entry.probe.statementsPerRequest ?? null,
     graphql: entry.scenario.graphql,

@@ -1,8 +1,14 @@
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 
-/** Listens on an ephemeral port of the loopback address; SIGTERM closes the server and exits. */
-export async function listenOnLoopback(server: Server): Promise<string> {
+/**
+ * Listens on an ephemeral port of the loopback address; SIGTERM closes the server, runs
+ * `beforeExit` (a peer's own database goes) and exits.
+ */
+export async function listenOnLoopback(
+  server: Server,
+  beforeExit: () => Promise<void> = async () => {},
+): Promise<string> {
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const address = server.address();
@@ -10,7 +16,15 @@ export async function listenOnLoopback(server: Server): Promise<string> {
   const url = `http://127.0.0.1:${address.port}`;
   process.once('SIGTERM', () => {
     server.closeAllConnections();
-    server.close(() => process.exit(0));
+    server.close(() => {
+      beforeExit().then(
+        () => process.exit(0),
+        (error: unknown) => {
+          console.error(error);
+          process.exit(1);
+        },
+      );
+    });
   });
   return url;
 }

@@ -10,30 +10,27 @@ import {
   SERVICE,
 } from './requests.js';
 import { SCENARIO_NAMES } from './names.js';
-import type { ProbeResponse, Scenario } from './types.js';
+import type { Load, ProbeResponse, Scenario } from './types.js';
 
-/** Interview API writes and reads by id (P2), the gateway alone, and the gateway's peer. */
+/**
+ * Interview API writes (P8) and reads by id (P2), the gateway alone, and their peers: a bare
+ * server making the same writes, and graphql-http.
+ */
 export const graphqlScenarios: Scenario[] = [
   scenario({
     name: SCENARIO_NAMES.create,
     subject: SERVICE,
     graphql: true,
-    load: async ({ tokens }) =>
-      graphqlLoad(serviceTokens(tokens).writes, CREATE_EVENT, {
-        input: createEventInput(Date.now()),
-      }),
-    problem(response) {
-      const { data, problem } = graphqlData(response);
-      if (problem) return problem;
-      const count = at(
-        data,
-        'createVirtualInterviewEvent',
-        'event',
-        'interviewersConnection',
-        'totalCount',
-      );
-      return count === 6 ? undefined : `expected 6 interviewers (5 and the creator), got ${count}`;
-    },
+    comparison: { kind: 'peer', scenario: SCENARIO_NAMES.sameWritesPeer, min: 0.5 },
+    load: async ({ tokens }) => createLoad(serviceTokens(tokens).writes),
+    problem: createdProblem,
+  }),
+  scenario({
+    name: SCENARIO_NAMES.sameWritesPeer,
+    subject: peer('same-writes'),
+    graphql: true,
+    load: async () => createLoad(undefined),
+    problem: createdProblem,
   }),
   scenario({
     name: SCENARIO_NAMES.eventsById,
@@ -74,6 +71,20 @@ export const graphqlScenarios: Scenario[] = [
     problem: typenameProblem,
   }),
 ];
+
+/** The same body to the service and its same-writes peer (which needs no token). */
+function createLoad(token: string | undefined): Load {
+  return graphqlLoad(token, CREATE_EVENT, { input: createEventInput(Date.now()) });
+}
+
+function createdProblem(response: ProbeResponse): string | undefined {
+  const { data, problem } = graphqlData(response);
+  if (problem) return problem;
+  const event = at(data, 'createVirtualInterviewEvent', 'event');
+  const count = at(event, 'interviewersConnection', 'totalCount');
+  if (count !== 6) return `expected 6 interviewers (5 and the creator), got ${String(count)}`;
+  return at(event, 'status') === 'SCHEDULED' ? undefined : 'the event is not SCHEDULED';
+}
 
 function typenameProblem(response: ProbeResponse): string | undefined {
   const { data, problem } = graphqlData(response);

@@ -17,11 +17,19 @@ export function basic(id: string, secret: string): string {
   return `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString('base64')}`;
 }
 
-export function graphqlLoad(token: string, query: string, variables?: object): Load {
+export function clientCredentialsForm(scope: string): string {
+  return `grant_type=client_credentials&scope=${encodeURIComponent(scope)}`;
+}
+
+/** A GraphQL request, with a bearer token unless it is for a peer that needs none. */
+export function graphqlLoad(token: string | undefined, query: string, variables?: object): Load {
   return {
     path: '/graphql',
     method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': JSON_TYPE },
+    headers: {
+      ...(token !== undefined && { authorization: `Bearer ${token}` }),
+      'content-type': JSON_TYPE,
+    },
     body: JSON.stringify({ query, ...(variables && { variables }) }),
   };
 }

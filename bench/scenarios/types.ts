@@ -1,7 +1,7 @@
 import type { BenchAccounts } from '../accounts.js';
 
 export type Stage = 'small' | 'large';
-export type PeerName = 'oidc-provider' | 'graphql-http' | 'express' | 'node-http';
+export type PeerName = 'oidc-provider' | 'graphql-http' | 'express' | 'node-http' | 'same-writes';
 
 /** One HTTP request shape; `bodies` (one per request, used once each) replaces `body`. */
 export interface Load {
@@ -10,6 +10,8 @@ export interface Load {
   headers: Record<string, string>;
   body?: string;
   bodies?: string[];
+  /** Text every answer's body must hold under load (one that does not counts as an error). */
+  bodyMustInclude?: string;
 }
 
 /** What a running service configuration hands the scenarios: its tokens (they name its URL). */
@@ -41,6 +43,15 @@ export interface ScenarioFixtures {
   peerClient: { id: string; secret: string; scope: string };
   /** Fresh single-use refresh tokens of the bench app and user. */
   mintRefreshTokens(count: number): Promise<string[]>;
+  /** What the oidc-provider peer issues to its client (bench/oidc-peer-tokens.ts). */
+  oidcPeer: OidcPeerTokens;
+}
+
+export interface OidcPeerTokens {
+  /** Fresh single-use refresh tokens, minted inside the peer (each replaces the last pool). */
+  refreshTokens(count: number): Promise<string[]>;
+  /** A new client_credentials access token. */
+  accessToken(): Promise<string>;
 }
 
 export type Subject = { kind: 'service' } | { kind: 'peer'; peer: PeerName };

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
-import { allScenarios } from '../../bench/scenarios/index.js';
+import { allScenarios, SCENARIO_NAMES } from '../../bench/scenarios/index.js';
 
 const REPOSITORY = fileURLToPath(new URL('../..', import.meta.url));
 const DEEP_PAGE = 3;
@@ -79,6 +79,28 @@ describe('benchmark harness (--quick, tiny)', function () {
       assert.equal(row.rounds, 1, what);
       assert.ok(row.requestsPerSecond > 0, `${what} served no request`);
       assert.equal(row.errors.total, 0, `${what}: ${JSON.stringify(row.errors)}`);
+    }
+  });
+
+  it('compares P1, P2, P6, P7 and P8 with the peers of the same run, against their targets', () => {
+    const rows = readResults().rows as any[];
+    const targets: Array<[string, string, number]> = [
+      [SCENARIO_NAMES.clientCredentials, 'oidc-provider', 1.2],
+      [SCENARIO_NAMES.eventsById, 'graphql-http', 0.6],
+      [SCENARIO_NAMES.refresh, 'oidc-provider', 1],
+      [SCENARIO_NAMES.introspection, 'oidc-provider', 1],
+      [SCENARIO_NAMES.create, 'same-writes', 0.5],
+    ];
+    for (const [scenario, peer, value] of targets) {
+      const compared = rows.filter((row) => row.scenario === scenario);
+      assert.equal(compared.length, 2, `${scenario}: both configurations`);
+      for (const row of compared) {
+        const what = `${scenario} on ${row.target.label}`;
+        assert.equal(row.comparison?.against, peer, what);
+        assert.deepEqual(row.comparison.target, { operator: '>=', value }, what);
+        assert.ok(row.comparison.ratio > 0, `${what}: ratio ${row.comparison.ratio}`);
+        assert.equal(typeof row.comparison.met, 'boolean', what);
+      }
     }
   });
 
