@@ -313,7 +313,11 @@ export class TokenIssuer {
    * Stores the rows a user grant issued and the audit row of the issue, on `store` (a
    * transaction's); once that has committed, the caller announces the entry (announceIssued).
    */
-  storeIssued(store: TokenStore, rows: Omit<IssuedRows, 'audit'>, entry: AuditEntry): Promise<void> {
+  storeIssued(
+    store: TokenStore,
+    rows: Omit<IssuedRows, 'audit'>,
+    entry: AuditEntry,
+  ): Promise<void> {
     return store.insertIssued({ ...rows, audit: this.deps.audit.row(entry) });
   }
 
