@@ -17,7 +17,6 @@ import type { AccessTokenVerifier } from '../tokens/access-token-verifier.js';
 import { ACCESS_TOKEN_TTL_SECONDS, REFRESH_TOKEN_TTL_MS } from '../tokens/lifetimes.js';
 import type { TokenSigner } from '../tokens/token-signer.js';
 import type { IssuedRows, TokenStore } from '../tokens/token-store.js';
-import type { Grant } from './grant.js';
 
 /** The token response without `convid`, which the HTTP layer adds from the request id. */
 export type IssuedTokens = Omit<components['schemas']['TokenResponse'], 'convid'>;
@@ -44,6 +43,14 @@ class CachedFactsChanged extends Error {
   constructor() {
     super('the app or membership changed while the token was being issued');
   }
+}
+
+/** What issuing needs of a grant (./grant.ts's Grant, which refers to this module). */
+interface IssuingGrant<Request> {
+  readonly name: string;
+  readonly publicClients: boolean;
+  readonly cachedClient?: boolean;
+  handle(issuer: TokenIssuer, client: AppRow, request: Request): Promise<IssuedTokens>;
 }
 
 /** An access token signed for a user, with the row that records it (not yet stored). */
@@ -77,7 +84,7 @@ export class TokenIssuer {
    * validated again, nor is anything re-read that came from the database in the first place.
    */
   async issue<Request>(
-    grant: Grant<Request>,
+    grant: IssuingGrant<Request>,
     presented: PresentedClient,
     request: Request,
   ): Promise<IssuedTokens> {
@@ -97,7 +104,7 @@ export class TokenIssuer {
 
   /** The presented client once authenticated and allowed to use `grant`. */
   private async authorizedClient(
-    grant: Grant<unknown>,
+    grant: IssuingGrant<never>,
     presented: PresentedClient,
     fromCache: boolean,
   ): Promise<AppRow> {
