@@ -15,8 +15,8 @@ export interface AppDependencies {
   /** Times every request for /metrics (src/observability/); absent when metrics are off. */
   observeRequests?: RequestHandler;
   /**
-   * The capabilities' routers (OAuth, pages, GraphQL last), mounted in this order after the
-   * health checks and before the not-found answer.
+   * The capabilities' routers (GraphQL, OAuth, pages), mounted in this order after the health
+   * checks and before the not-found answer; a request walks them in order until one answers.
    */
   routers: Router[];
 }

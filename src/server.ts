@@ -202,7 +202,10 @@ export async function startService(options: StartOptions): Promise<RunningServic
     logger,
     isShuttingDown: () => shuttingDown,
     observeRequests: metrics?.observeRequests,
+    // GraphQL first: it answers only /graphql, and a request there would otherwise be matched
+    // against every route of the console, the lobby and the pages before reaching it.
     routers: [
+      graphql.router(),
       ...(metrics?.routers ?? []),
       ...oauth.routers(),
       lobby.router(),
@@ -210,7 +213,6 @@ export async function startService(options: StartOptions): Promise<RunningServic
       partnerConsole.router(),
       apiReferenceRouter(),
       homeRouter(homeLinks),
-      graphql.router(),
     ],
   });
   const server = await new Promise<Server>((resolve, reject) => {

@@ -29,6 +29,8 @@ export function requestContext(logger: Logger) {
     res.setHeader('X-Request-Id', id);
     const started = process.hrtime.bigint();
     res.on('finish', () => {
+      // Below info (LOG_LEVEL=warn) the line is not written: nor is it put together.
+      if (!logger.isLevelEnabled('info')) return;
       runWithRequestId(id, () =>
         logger.info(
           {

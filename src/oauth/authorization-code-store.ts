@@ -18,17 +18,23 @@ export class AuthorizationCodeStore extends Store {
       .first();
   }
 
+  /** Marks the code used if it was not; true when this call did (one conditional UPDATE). */
+  async markConsumed(codeHash: string, now: number): Promise<boolean> {
+    const updated = await this.db('authorization_codes')
+      .where({ code_hash: codeHash })
+      .whereNull('consumed_at')
+      .update({ consumed_at: now });
+    return updated === 1;
+  }
+
   /**
    * Marks the code used in one conditional UPDATE, so that of two concurrent consumptions
    * exactly one sees `consumed`; every later one sees `replayed`.
    */
   async consume(codeHash: string, now: number): Promise<ConsumedCode> {
-    const updated = await this.db('authorization_codes')
-      .where({ code_hash: codeHash })
-      .whereNull('consumed_at')
-      .update({ consumed_at: now });
+    const consumed = await this.markConsumed(codeHash, now);
     const row = await this.find(codeHash);
     if (!row) return { outcome: 'unknown' };
-    return { outcome: updated === 1 ? 'consumed' : 'replayed', code: row };
+    return { outcome: consumed ? 'consumed' : 'replayed', code: row };
   }
 }

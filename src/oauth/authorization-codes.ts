@@ -49,8 +49,7 @@ export class AuthorizationCodes {
    */
   redeem(code: string, work: (tx: Transaction) => Promise<void>): Promise<boolean> {
     return this.store.inTransaction(async (codes, tx) => {
-      const consumed = await codes.consume(sha256Hex(code), this.clock.now());
-      if (consumed.outcome !== 'consumed') return false;
+      if (!(await codes.markConsumed(sha256Hex(code), this.clock.now()))) return false;
       await work(tx);
       return true;
     });

@@ -101,6 +101,7 @@ export function composeOAuth(
     audit,
   });
 
+  const clients = new ClientAuthenticator(accounts.stores.apps, accounts.credentials);
   const issuer = new TokenIssuer({
     tokens,
     codes,
@@ -108,6 +109,7 @@ export function composeOAuth(
     verifier,
     accounts: accounts.stores.accounts,
     credentials: accounts.credentials,
+    clients,
     audit,
     clock,
   });
@@ -129,7 +131,7 @@ export function composeOAuth(
     issuer,
     revocation: new TokenRevocation(tokens, verifier, audit, clock),
     introspection: new TokenIntrospection(tokens, verifier, clock, config.authUrl),
-    clients: new ClientAuthenticator(accounts.stores.apps, accounts.credentials),
+    clients,
     limiter: createRateLimiter(shared, 'token', config.rateLimits.token),
   };
   const accountInfo = new AccountInfoService(accounts.stores.accounts);

@@ -21,6 +21,7 @@ import {
 } from '../../src/oauth/grants/client-credentials.js';
 import type { IssuedTokens } from '../../src/oauth/grants/grant.js';
 import { refreshTokenGrant, type RefreshTokenGrant } from '../../src/oauth/grants/refresh-token.js';
+import { ClientAuthenticator } from '../../src/oauth/clients/client-authenticator.js';
 import { TokenIssuer } from '../../src/oauth/grants/token-issuer.js';
 import type { AccessTokenVerifier } from '../../src/oauth/tokens/access-token-verifier.js';
 import type { TokenSigner } from '../../src/oauth/tokens/token-signer.js';
@@ -84,16 +85,18 @@ export function gatedTokenService(db: Database, gates: TokenServiceGates): Gated
       return 'unsigned';
     },
   };
+  const apps = new AppStore(db);
+  const credentials = new CredentialCache({ apps, accounts: new AccountStore(db) }, () =>
+    new ChangeEpochStore(db).accounts(),
+  );
   const issuer = new TokenIssuer({
     tokens: new GatedTokenStore(db, gates.beforeCommit),
     codes: new AuthorizationCodes(new AuthorizationCodeStore(db), systemClock),
     signer: signer as unknown as TokenSigner,
     verifier: { forgetAll() {} } as unknown as AccessTokenVerifier,
     accounts: new AccountStore(db),
-    credentials: new CredentialCache(
-      { apps: new AppStore(db), accounts: new AccountStore(db) },
-      () => new ChangeEpochStore(db).accounts(),
-    ),
+    credentials,
+    clients: new ClientAuthenticator(apps, credentials),
     audit: new AuditLog(new AuditStore(db), systemClock, silentLogger),
     clock: systemClock,
   });

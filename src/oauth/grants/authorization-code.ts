@@ -1,6 +1,7 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { components } from '../../../generated/openapi.js';
 import { validateAuthorizationCodeGrant } from '../../../generated/validators.cjs';
+import type { AuditEntry } from '../../audit/audit-log.js';
 import type { AppRow, AuthorizationCodeRow, UserRow } from '../../db/rows.js';
 import { randomToken } from '../../security/random.js';
 import { OAuthError } from '../oauth-error.js';
@@ -8,7 +9,7 @@ import { hasScope } from '../scopes.js';
 import { ACCESS_TOKEN_TTL_SECONDS } from '../tokens/lifetimes.js';
 import type { TokenStore } from '../tokens/token-store.js';
 import type { Grant } from './grant.js';
-import type { SignedAccessToken, TokenIssuer } from './token-issuer.js';
+import { issuedEntry, type SignedAccessToken, type TokenIssuer } from './token-issuer.js';
 
 export type AuthorizationCodeGrant = components['schemas']['AuthorizationCodeGrantRequest'];
 
@@ -55,16 +56,23 @@ export const authorizationCodeGrant: Grant<AuthorizationCodeGrant> = {
       }
       throw error;
     }
+    const entry = issuedEntry(
+      client,
+      prepared.user.id,
+      'authorization_code',
+      code.scope,
+      prepared.employerId,
+    );
     const redeemed = await issuer.storing(() =>
       codes.redeem(request.code, (tx) =>
-        storeCodeTokens(issuer, issuer.tokens.on(tx), client, code, prepared),
+        storeCodeTokens(issuer, issuer.tokens.on(tx), client, code, prepared, entry),
       ),
     );
     // A concurrent exchange of the same code stored its tokens first: this one is a replay.
     if (!redeemed) throw await codeReplayed(issuer, code, client);
 
-    const { user, employerId, refresh, access, idToken } = prepared;
-    await issuer.auditIssued(client, user.id, 'authorization_code', code.scope, employerId);
+    const { refresh, access, idToken } = prepared;
+    issuer.announceIssued(entry);
     return {
       access_token: access.token,
       token_type: 'Bearer',
@@ -94,33 +102,41 @@ async function prepareCodeTokens(
   return { user, employerId, refresh, access, idToken };
 }
 
-async function storeCodeTokens(
+/** The code's tokens, refresh family and audit row, in the transaction that consumed the code. */
+function storeCodeTokens(
   issuer: TokenIssuer,
   store: TokenStore,
   client: AppRow,
   code: AuthorizationCodeRow,
   { user, employerId, refresh, access }: CodeTokens,
+  entry: AuditEntry,
 ): Promise<void> {
   const now = issuer.clock.now();
-  if (refresh) {
-    await store.insertFamily({
-      id: refresh.familyId,
-      app_id: client.id,
-      user_id: user.id,
-      scope: code.scope,
-      auth_code_hash: code.code_hash,
-      auth_time: code.auth_time,
-      created_at: now,
-      revoked_at: null,
-      revoked_reason: null,
-    });
-    await store.insertRefreshToken(issuer.refreshRow(refresh.token, refresh.familyId, employerId));
-  }
-  await store.insertAccessToken({
-    ...access.record,
-    auth_code_hash: code.code_hash,
-    refresh_family_id: refresh?.familyId ?? null,
-  });
+  return issuer.storeIssued(
+    store,
+    {
+      ...(refresh && {
+        family: {
+          id: refresh.familyId,
+          app_id: client.id,
+          user_id: user.id,
+          scope: code.scope,
+          auth_code_hash: code.code_hash,
+          auth_time: code.auth_time,
+          created_at: now,
+          revoked_at: null,
+          revoked_reason: null,
+        },
+        refreshToken: issuer.refreshRow(refresh.token, refresh.familyId, employerId),
+      }),
+      accessToken: {
+        ...access.record,
+        auth_code_hash: code.code_hash,
+        refresh_family_id: refresh?.familyId ?? null,
+      },
+    },
+    entry,
+  );
 }
 
 function codeReplayed(

@@ -5,6 +5,7 @@ import { OAuthError } from '../oauth-error.js';
 import { parseScope, scopeSet } from '../scopes.js';
 import { ACCESS_TOKEN_TTL_SECONDS } from '../tokens/lifetimes.js';
 import type { Grant } from './grant.js';
+import { issuedEntry } from './token-issuer.js';
 
 export type RefreshTokenGrant = components['schemas']['RefreshTokenGrantRequest'];
 
@@ -24,12 +25,10 @@ export const refreshTokenGrant: Grant<RefreshTokenGrant> = {
     const tokenHash = sha256Hex(request.refresh_token);
     // The presenting client is checked before anything is consumed, so a token presented by
     // the wrong client leaves the rightful client's session intact.
-    const presented = await tokens.findRefreshToken(tokenHash);
-    const presentedFamily = presented && (await tokens.findFamily(presented.family_id));
-    if (!presentedFamily || presentedFamily.app_id !== client.id) {
+    const family = await tokens.findFamilyOfRefreshToken(tokenHash);
+    if (!family || family.app_id !== client.id) {
       throw new OAuthError('invalid_grant', 'refresh_token is invalid');
     }
-    const family = presentedFamily;
     const scope = narrowedScope(family.scope, request.scope);
     const user = await issuer.requireUser(family.user_id);
     const employerId = await issuer.employerForUser(user.id, scope, request.employer);
@@ -37,13 +36,22 @@ export const refreshTokenGrant: Grant<RefreshTokenGrant> = {
     const next = randomToken(32);
     const access = await issuer.signUserAccessToken(client, user, scope, employerId);
     const idToken = await issuer.idToken(client, user, family.scope, family.auth_time, null);
+    const entry = issuedEntry(client, user.id, 'refresh_token', scope, employerId);
+    // Consumption, rotation and the audit row in one transaction: of two concurrent refreshes
+    // with one token exactly one consumes it, and nothing of a refused one is stored.
     const outcome = await issuer.storing(() =>
       tokens.inTransaction(async (store) => {
         await store.lockFamily(family.id);
         const consumption = await store.consumeRefreshToken(tokenHash, clock.now());
         if (consumption.outcome !== 'consumed') return consumption.outcome;
-        await store.insertRefreshToken(issuer.refreshRow(next, family.id, employerId));
-        await store.insertAccessToken({ ...access.record, refresh_family_id: family.id });
+        await issuer.storeIssued(
+          store,
+          {
+            refreshToken: issuer.refreshRow(next, family.id, employerId),
+            accessToken: { ...access.record, refresh_family_id: family.id },
+          },
+          entry,
+        );
         return 'consumed' as const;
       }),
     );
@@ -69,7 +77,7 @@ export const refreshTokenGrant: Grant<RefreshTokenGrant> = {
         `refresh_token is ${outcome === 'unknown' ? 'invalid' : outcome}`,
       );
     }
-    await issuer.auditIssued(client, user.id, 'refresh_token', scope, employerId);
+    issuer.announceIssued(entry);
     return {
       access_token: access.token,
       token_type: 'Bearer',

@@ -1,6 +1,7 @@
 import type { components } from '../../../generated/openapi.js';
 import type { AccountStore } from '../../accounts/account-store.js';
 import type { CredentialCache } from '../../accounts/credential-cache.js';
+import { allowsGrant } from '../../accounts/grant-types.js';
 import type { AuditEntry, AuditLog } from '../../audit/audit-log.js';
 import type { Clock } from '../../clock.js';
 import { isForeignKeyViolation } from '../../db/errors.js';
@@ -8,12 +9,14 @@ import { StaleFacts } from '../../db/group-commit.js';
 import type { AccessTokenRow, AppRow, RefreshTokenRow, UserRow } from '../../db/rows.js';
 import { sha256Hex } from '../../security/random.js';
 import type { AuthorizationCodes } from '../authorization-codes.js';
+import type { ClientAuthenticator } from '../clients/client-authenticator.js';
+import type { PresentedClient } from '../clients/client-credentials.js';
 import { OAuthError, invalidEmployer } from '../oauth-error.js';
 import { hasScope } from '../scopes.js';
 import type { AccessTokenVerifier } from '../tokens/access-token-verifier.js';
 import { ACCESS_TOKEN_TTL_SECONDS, REFRESH_TOKEN_TTL_MS } from '../tokens/lifetimes.js';
 import type { TokenSigner } from '../tokens/token-signer.js';
-import type { TokenStore } from '../tokens/token-store.js';
+import type { IssuedRows, TokenStore } from '../tokens/token-store.js';
 
 /** The token response without `convid`, which the HTTP layer adds from the request id. */
 export type IssuedTokens = Omit<components['schemas']['TokenResponse'], 'convid'>;
@@ -26,18 +29,28 @@ export interface TokenIssuerDependencies {
   accounts: AccountStore;
   /** Apps and memberships in memory, for grants that authenticate from it (Grant.cachedClient). */
   credentials: CredentialCache;
+  /** Authenticates the client of a token request (TokenIssuer.issue). */
+  clients: ClientAuthenticator;
   audit: AuditLog;
   clock: Clock;
 }
 
 /**
  * The cached facts a token was issued from changed before it could be stored; nothing was
- * stored and the cache has started over. Issuing again, from authentication on, reads them anew.
+ * stored and the cache has started over. TokenIssuer.issue reads them anew from the database.
  */
-export class CachedFactsChanged extends Error {
+class CachedFactsChanged extends Error {
   constructor() {
     super('the app or membership changed while the token was being issued');
   }
+}
+
+/** What issuing needs of a grant (./grant.ts's Grant, which refers to this module). */
+interface IssuingGrant<Request> {
+  readonly name: string;
+  readonly publicClients: boolean;
+  readonly cachedClient?: boolean;
+  handle(issuer: TokenIssuer, client: AppRow, request: Request): Promise<IssuedTokens>;
 }
 
 /** An access token signed for a user, with the row that records it (not yet stored). */
@@ -60,6 +73,52 @@ export class TokenIssuer {
     this.tokens = deps.tokens;
     this.codes = deps.codes;
     this.clock = deps.clock;
+  }
+
+  /**
+   * Issues a grant's tokens to the presented client, for a request its validator accepted. A
+   * grant that may authenticate from the credential cache (Grant.cachedClient) starts there; a
+   * refusal of the cached entry (a secret or the app's grants changed elsewhere) is asked again
+   * of the database, and a commit refused because the cached facts moved meanwhile re-reads the
+   * client and the grant's cached facts from the database and stores once more. The form is not
+   * validated again, nor is anything re-read that came from the database in the first place.
+   */
+  async issue<Request>(
+    grant: IssuingGrant<Request>,
+    presented: PresentedClient,
+    request: Request,
+  ): Promise<IssuedTokens> {
+    const fromDatabase = () => this.authorizedClient(grant, presented, false);
+    if (!grant.cachedClient) return grant.handle(this, await fromDatabase(), request);
+    const cached = await this.authorizedClient(grant, presented, true).catch((error: unknown) => {
+      if (error instanceof OAuthError) return fromDatabase();
+      throw error;
+    });
+    try {
+      return await grant.handle(this, cached, request);
+    } catch (error) {
+      if (!(error instanceof CachedFactsChanged)) throw error;
+      return grant.handle(this, await fromDatabase(), request);
+    }
+  }
+
+  /** The presented client once authenticated and allowed to use `grant`. */
+  private async authorizedClient(
+    grant: IssuingGrant<never>,
+    presented: PresentedClient,
+    fromCache: boolean,
+  ): Promise<AppRow> {
+    const { app } = await this.deps.clients.authenticate(presented, { fromCache });
+    if (!allowsGrant(app, grant.name)) {
+      throw new OAuthError('unauthorized_client', `this app may not use the ${grant.name} grant`);
+    }
+    if (app.client_type === 'public' && !grant.publicClients) {
+      throw new OAuthError(
+        'unauthorized_client',
+        `public clients cannot use the ${grant.name} grant`,
+      );
+    }
+    return app;
   }
 
   /**
@@ -257,15 +316,21 @@ export class TokenIssuer {
     };
   }
 
-  /** Records that a grant issued tokens (after they are stored). */
-  auditIssued(
-    client: AppRow,
-    userId: string | null,
-    grant: string,
-    scope: string,
-    employerId: string | null,
+  /**
+   * Stores the rows a user grant issued and the audit row of the issue, on `store` (a
+   * transaction's); once that has committed, the caller announces the entry (announceIssued).
+   */
+  storeIssued(
+    store: TokenStore,
+    rows: Omit<IssuedRows, 'audit'>,
+    entry: AuditEntry,
   ): Promise<void> {
-    return this.deps.audit.record(issuedEntry(client, userId, grant, scope, employerId));
+    return store.insertIssued({ ...rows, audit: this.deps.audit.row(entry) });
+  }
+
+  /** Logs an issue's audit entry, after the transaction that stored it committed. */
+  announceIssued(entry: AuditEntry): void {
+    this.deps.audit.announce(entry);
   }
 }
 

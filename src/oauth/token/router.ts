@@ -5,7 +5,6 @@ import {
   validateIntrospectRequest,
   validateRevokeRequest,
 } from '../../../generated/validators.cjs';
-import { allowsGrant } from '../../accounts/grant-types.js';
 import { sendError } from '../../http/errors.js';
 import { validationMessage } from '../../http/openapi-validation.js';
 import { recordTokenIssued } from '../../observability/instruments.js';
@@ -13,7 +12,7 @@ import type { RateLimiter } from '../../security/rate-limiter.js';
 import type { ClientAuthenticator } from '../clients/client-authenticator.js';
 import { readClientCredentials } from '../clients/client-credentials.js';
 import type { GrantRegistry } from '../grants/registry.js';
-import { CachedFactsChanged, type TokenIssuer } from '../grants/token-issuer.js';
+import type { TokenIssuer } from '../grants/token-issuer.js';
 import { OAuthError } from '../oauth-error.js';
 import { noStore, oauthErrorHandler } from '../oauth-responses.js';
 import type { TokenIntrospection } from './introspection.js';
@@ -42,13 +41,9 @@ export function tokenRouter(deps: TokenRouterDependencies): Router {
     express.urlencoded({ extended: false, limit: deps.bodyLimitBytes }),
     express.json({ limit: deps.bodyLimitBytes }),
   ];
-  const authenticate = async (req: Request, fromCache = false) =>
-    (
-      await deps.clients.authenticate(
-        readClientCredentials(req.get('authorization'), formOf(req)),
-        { fromCache },
-      )
-    ).app;
+  const authenticate = async (req: Request) =>
+    (await deps.clients.authenticate(readClientCredentials(req.get('authorization'), formOf(req))))
+      .app;
 
   router.post(
     '/oauth/v2/tokens',
@@ -67,32 +62,11 @@ export function tokenRouter(deps: TokenRouterDependencies): Router {
       if (!grant) throw grants.unsupported(grantType);
       // The grant validates its form first, so a malformed request costs no database work.
       const request = validated(grant.validate, form);
-      const issue = async (fromCache: boolean) => {
-        const client = await authenticate(req, fromCache);
-        if (!allowsGrant(client, grantType)) {
-          throw new OAuthError(
-            'unauthorized_client',
-            `this app may not use the ${grantType} grant`,
-          );
-        }
-        if (client.client_type === 'public' && !grant.publicClients) {
-          throw new OAuthError(
-            'unauthorized_client',
-            `public clients cannot use the ${grantType} grant`,
-          );
-        }
-        return grant.handle(issuer, client, request);
-      };
-      // A grant that may use cached credentials learns at commit whether they were stale, and
-      // a refusal may come from a stale entry too (a secret rotated elsewhere): either way it
-      // starts over from the database, which has the last word.
-      const fromCache = grant.cachedClient === true;
-      const issued = await issue(fromCache).catch((error: unknown) => {
-        if (fromCache && (error instanceof CachedFactsChanged || error instanceof OAuthError)) {
-          return issue(false);
-        }
-        throw error;
-      });
+      const issued = await issuer.issue(
+        grant,
+        readClientCredentials(req.get('authorization'), form),
+        request,
+      );
       recordTokenIssued(grant.name);
       noStore(res).json({ ...issued, convid: req.id });
     },

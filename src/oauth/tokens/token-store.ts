@@ -8,10 +8,18 @@ import { commitGrouped } from '../../db/group-commit.js';
 import { Store } from '../../db/store.js';
 
 export type RefreshConsumption =
-  | { outcome: 'consumed'; token: RefreshTokenRow; family: RefreshTokenFamilyRow }
+  | { outcome: 'consumed' }
   | { outcome: 'reused'; token: RefreshTokenRow; family: RefreshTokenFamilyRow }
   | { outcome: 'expired' | 'revoked'; family: RefreshTokenFamilyRow }
   | { outcome: 'unknown' };
+
+/** What a user grant stores at once: its access token, a refresh token (and family), its audit row. */
+export interface IssuedRows {
+  family?: RefreshTokenFamilyRow;
+  refreshToken?: RefreshTokenRow;
+  accessToken: AccessTokenRow;
+  audit: Omit<AuditEventRow, 'id'>;
+}
 
 /** SQL for issued access-token records and refresh-token families. */
 export class TokenStore extends Store {
@@ -34,6 +42,21 @@ export class TokenStore extends Store {
         ['audit_events', [audit]],
       ],
       factsAsOf,
+    });
+  }
+
+  /**
+   * Inserts what a grant issued, one statement per table (src/db/group-commit.ts); in a
+   * transaction, the rows commit with it, otherwise with other requests' rows.
+   */
+  async insertIssued(rows: IssuedRows): Promise<void> {
+    await commitGrouped(this.db, {
+      rows: [
+        ...(rows.family ? ([['refresh_token_families', [rows.family]]] as const) : []),
+        ...(rows.refreshToken ? ([['refresh_tokens', [rows.refreshToken]]] as const) : []),
+        ['access_tokens', [rows.accessToken]],
+        ['audit_events', [rows.audit]],
+      ],
     });
   }
 
@@ -60,6 +83,14 @@ export class TokenStore extends Store {
     return this.db('refresh_tokens').where({ token_hash: tokenHash }).first();
   }
 
+  /** The family of a refresh token, in one statement; undefined for an unknown token. */
+  findFamilyOfRefreshToken(tokenHash: string): Promise<RefreshTokenFamilyRow | undefined> {
+    return this.db('refresh_token_families as f')
+      .join('refresh_tokens as t', 't.family_id', 'f.id')
+      .where('t.token_hash', tokenHash)
+      .first('f.*');
+  }
+
   findFamily(id: string): Promise<RefreshTokenFamilyRow | undefined> {
     return this.db('refresh_token_families').where({ id }).first();
   }
@@ -76,7 +107,8 @@ export class TokenStore extends Store {
 
   /**
    * Marks a refresh token used in one conditional UPDATE (unused, unexpired, family not
-   * revoked), so that of two concurrent refreshes with one token exactly one succeeds.
+   * revoked), so that of two concurrent refreshes with one token exactly one succeeds. Only a
+   * refused consumption reads the rows again, to say why.
    */
   async consumeRefreshToken(tokenHash: string, now: number): Promise<RefreshConsumption> {
     const updated = await this.db('refresh_tokens')
@@ -90,11 +122,11 @@ export class TokenStore extends Store {
           .whereNotNull('f.revoked_at'),
       )
       .update({ consumed_at: now });
+    if (updated === 1) return { outcome: 'consumed' };
     const token = await this.findRefreshToken(tokenHash);
     if (!token) return { outcome: 'unknown' };
     const family = await this.findFamily(token.family_id);
     if (!family) return { outcome: 'unknown' };
-    if (updated === 1) return { outcome: 'consumed', token, family };
     if (family.revoked_at !== null) return { outcome: 'revoked', family };
     if (token.consumed_at !== null) return { outcome: 'reused', token, family };
     return { outcome: 'expired', family };
