@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { ConsoleClient, locationOf, unescapeHtml } from '../support/console-client.js';
+import { ConsoleClient, locationOf, shownCode } from '../support/console-client.js';
 import { runConcurrently, tally } from '../support/concurrency.js';
 import { RAISED_RATE_LIMITS } from '../support/service-process.js';
 import {
@@ -13,12 +13,6 @@ import { uniqueEmail } from '../support/write-load.js';
 
 /** Enough concurrent reads that both cluster workers answer some of them. */
 const READS = 40;
-
-function shown(html: string, id: string): string {
-  const match = new RegExp(`<code id="${id}"[^>]*>([^<]*)</code>`).exec(html);
-  assert.ok(match, `the page shows ${id}`);
-  return unescapeHtml(match[1]!);
-}
 
 /**
  * Every process caches verified access tokens for a moment (TOKEN_VERIFICATION_CACHE_MS). A
@@ -50,7 +44,10 @@ describeEachDeployment(
         redirect_uri_1: 'https://partner.example.com/callback',
       });
       const page = (await owner.get(locationOf(created))).body;
-      const client = { client_id: shown(page, 'client-id'), secret: shown(page, 'client-secret') };
+      const client = {
+        client_id: shownCode(page, 'client-id') ?? assert.fail('the page shows the client id'),
+        secret: shownCode(page, 'client-secret') ?? assert.fail('the page shows the secret'),
+      };
       const requests = new TokenRequests(service.url, client);
       const issued = await requests.clientCredentials();
       assert.equal(issued.status, 200);
