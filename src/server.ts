@@ -28,6 +28,7 @@ import { composeMail } from './mail/compose.js';
 import { composeMetrics } from './observability/compose.js';
 import { composeGrants, composeOAuth } from './oauth/compose.js';
 import type { Grant } from './oauth/grants/grant.js';
+import { createRealtimeBus } from './realtime/compose.js';
 import { composeRecordings } from './recordings/compose.js';
 import { resolveKeyEncryptionSecret } from './security/key-encryption-secret.js';
 import { composeSessions } from './sessions/compose.js';
@@ -71,11 +72,14 @@ function composeCapabilities(options: StartOptions) {
   const grants = composeGrants(options.grants);
   const accounts = composeAccounts(shared, { grantTypes: grants.names });
   const sessions = composeSessions(shared, accounts);
+  // Between the processes of the deployment: room messages and token revocations.
+  const bus = createRealtimeBus(config, logger);
   const oauth = composeOAuth(shared, {
     accounts,
     sessions,
     grants,
     forgotPasswordHref: CONSOLE_PATHS.forgotPassword,
+    bus,
   });
   const mail = composeMail(shared);
   const accountEmails = composeAccountEmails(shared, {
@@ -90,7 +94,7 @@ function composeCapabilities(options: StartOptions) {
   });
   const interviews = composeInterviews(shared, { accounts, recordings });
   const lobby = composeLobby(shared, { interviews, sessions, recordings });
-  const room = composeRoom(shared, { interviews, lobby, recordings });
+  const room = composeRoom(shared, { interviews, lobby, recordings, bus });
   const partnerConsole = composeConsole(shared, {
     accounts,
     sessions,
@@ -109,6 +113,7 @@ function composeCapabilities(options: StartOptions) {
   };
   return {
     db,
+    bus,
     clock,
     deployment,
     oauth,
@@ -154,11 +159,12 @@ type Capabilities = ReturnType<typeof composeCapabilities>;
  */
 export async function prepareDatabase(options: StartOptions): Promise<void> {
   const capabilities = composeCapabilities(options);
-  const { db, room } = capabilities;
+  const { db, room, bus } = capabilities;
   try {
     await prepare(capabilities, options.config, options.logger);
   } finally {
     await room.close();
+    await bus.close();
     await db.destroy();
   }
 }
@@ -173,6 +179,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const capabilities = composeCapabilities(options);
   const {
     db,
+    bus,
     clock,
     oauth,
     interviews,
@@ -189,6 +196,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       await prepare(capabilities, config, logger);
     } catch (error) {
       await room.close();
+      await bus.close();
       await db.destroy();
       throw error;
     }
@@ -252,6 +260,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       clearTimeout(forceClose);
       await sweeperStopped;
       await roomClosed;
+      await bus.close();
       await closeMail();
       // A handler whose client hung up may still be running its queries: let them finish.
       if (!(await waitForIdlePool(db, config.shutdownTimeoutMs))) {

@@ -1,6 +1,7 @@
 import type { AppRow } from '../db/rows.js';
 import type { AccountStore } from './account-store.js';
 import type { AppStore } from './app-store.js';
+import { FreshReads } from './fresh-reads.js';
 
 /** Apps and memberships read while the accounts epoch was `epoch`. */
 interface Generation {
@@ -25,17 +26,31 @@ const MAX_ENTRIES = 20_000;
  * caller then forgets the generation and starts again from the database. So nothing issued from a
  * stale entry is ever acknowledged, in any process, without a message bus.
  *
+ * A caller with no write to check at (introspection, a read) asks for a current entry instead
+ * (`currentAppByClientId`): the epoch is read anew, after the request arrived, and a generation
+ * older than it is dropped first. So the entry is as current as a read of the app itself would
+ * be, for one read of a single row that concurrent callers share (FreshReads).
+ *
  * Only what exists is cached: an unknown client id or a missing membership is asked of the
  * database every time, so probing with random ids cannot fill memory.
  */
 export class CredentialCache {
   private generation: Promise<Generation> | undefined;
   private readonly epochOf = new WeakMap<AppRow, number>();
+  private readonly epochNow: FreshReads<number>;
 
   constructor(
     private readonly stores: { apps: AppStore; accounts: AccountStore },
     private readonly readEpoch: () => Promise<number>,
-  ) {}
+  ) {
+    this.epochNow = new FreshReads(readEpoch);
+  }
+
+  /** The app with `clientId` as it is now: the cached entry if no app changed since it was read. */
+  async currentAppByClientId(clientId: string): Promise<AppRow | undefined> {
+    await this.forgetBefore(await this.epochNow.get());
+    return this.appByClientId(clientId);
+  }
 
   /** The app with `clientId`, from this cache or else the database (then cached). */
   async appByClientId(clientId: string): Promise<AppRow | undefined> {

@@ -211,7 +211,7 @@ export function appDetailsRouter(deps: ConsoleDependencies, guards: ConsoleGuard
       if (error instanceof NotFoundError) return guards.notFound(res, owned.current.viewer);
       throw error;
     }
-    deps.forgetVerifiedTokens();
+    await deps.forgetVerifiedTokens();
     notices.redirect(res, CONSOLE_PATHS.dashboard, 'app-deleted');
   });
 

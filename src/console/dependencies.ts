@@ -32,8 +32,11 @@ export interface ConsoleDependencies {
   revealLimiter: RateLimiter;
   /** Counts sign-ups per client IP. */
   signUpLimiter: RateLimiter;
-  /** Drops cached token verifications, so a deleted app's tokens stop working here at once. */
-  forgetVerifiedTokens: () => void;
+  /**
+   * Drops cached token verifications, so a deleted app's tokens stop working at once in every
+   * process of the deployment.
+   */
+  forgetVerifiedTokens: () => Promise<void>;
   /** Creates accounts (or mails the owner of a taken address), the same answer either way. */
   signUp: SignUp;
   /** Verification links: mailed at sign-up and again on request, opened from the mail. */

@@ -1,5 +1,6 @@
 import type { Router } from 'express';
 import type { Accounts } from '../accounts/compose.js';
+import type { RealtimeBus } from '../realtime/compose.js';
 import { sandboxRefusal } from '../deployment/cli-deployment.js';
 import type { RecordedDeployment } from '../deployment/deployment-settings.js';
 import type { Sessions } from '../sessions/compose.js';
@@ -23,6 +24,7 @@ import { TokenRevocation } from './token/revocation.js';
 import { tokenRouter } from './token/router.js';
 import { AccessTokenVerifier } from './tokens/access-token-verifier.js';
 import { ExplorerTokens } from './tokens/explorer-tokens.js';
+import { RevocationNotices } from './tokens/revocation-notices.js';
 import { SandboxTokens } from './tokens/sandbox-tokens.js';
 import { TokenSigner } from './tokens/token-signer.js';
 import { TokenStore } from './tokens/token-store.js';
@@ -71,6 +73,11 @@ export function composeOAuth(
      * sandbox tokens may be minted. The server itself leaves it out.
      */
     deployment?: RecordedDeployment;
+    /**
+     * The deployment's realtime bus, over which a revocation reaches every process's
+     * verified-token cache; without it (the CLI) other processes' caches expire on their own.
+     */
+    bus?: RealtimeBus;
   },
 ): OAuth {
   const { db, clock, config, audit } = shared;
@@ -91,6 +98,7 @@ export function composeOAuth(
     config.authUrl,
     config.apiUrl,
     config.tokenVerificationCacheMs,
+    new RevocationNotices(deps.bus, shared.logger),
   );
 
   const signer = new TokenSigner(signingKeys, clock, config.authUrl, config.apiUrl);

@@ -4,7 +4,7 @@ import type { Interviews } from '../interviews/compose.js';
 import { archiveDelayMs } from '../interviews/lifecycle/settle.js';
 import type { Lobby } from '../lobby/compose.js';
 import type { Recordings } from '../recordings/compose.js';
-import { createRealtimeBus } from '../realtime/compose.js';
+import type { RealtimeBus } from '../realtime/compose.js';
 import type { SharedDependencies } from '../shared-dependencies.js';
 import { LiveConnections } from './live-connections.js';
 import { RoomService } from './room-service.js';
@@ -18,17 +18,17 @@ export interface Room {
   recordingChanged(eventId: string, change: { recordingId: string; active: boolean }): void;
   /** Orphaned connections leave; interviews whose room stayed empty past the grace period end. */
   sweepNow(): Promise<string[]>;
-  /** Leaves the rooms this process holds connections in, closes them and the bus. */
+  /** Leaves the rooms this process holds connections in and closes them (not the bus). */
   close(): Promise<void>;
 }
 
 export function composeRoom(
   shared: SharedDependencies,
-  deps: { interviews: Interviews; lobby: Lobby; recordings: Recordings },
+  deps: { interviews: Interviews; lobby: Lobby; recordings: Recordings; bus: RealtimeBus },
 ): Room {
   const { config, clock, logger } = shared;
   const service = roomService(shared);
-  const bus = createRealtimeBus(config, logger);
+  const { bus } = deps;
   const live = new LiveConnections({
     lifecycle: deps.interviews.lifecycle,
     room: service,
@@ -65,7 +65,6 @@ export function composeRoom(
     async close() {
       if (timer) clearInterval(timer);
       await live.close();
-      await bus.close();
     },
   };
 }

@@ -118,6 +118,35 @@ describeEachDialect(
       assert.equal(reads, 0, 'the rotated app is cached again');
     });
 
+    it('introspection serves its client from the cache, and refuses it at once after a rotation or deletion elsewhere', async () => {
+      const { tenant, requests } = await cachedTenant('introspecting');
+      const token = (await requests.clientCredentials()).body.access_token as string;
+      assert.equal((await requests.introspect(token)).body.active, true);
+      const { result, reads } = await credentialReadsDuring(service.db, () =>
+        requests.introspect(token),
+      );
+      assert.equal(result.body.active, true);
+      assert.equal(reads, 0, 'the app comes from the cache, checked against the epoch');
+
+      const rotated = await testAccounts(other).apps.rotateSecret(
+        tenant.user.id,
+        tenant.app.client_id,
+      );
+      const old = await requests.introspect(token);
+      assert.equal(old.status, 401, JSON.stringify(old.body));
+      assert.equal(old.body.error, 'invalid_client');
+      const withNew = new TokenRequests(service.url, {
+        client_id: tenant.app.client_id,
+        secret: rotated.clientSecret,
+      });
+      assert.equal((await withNew.introspect(token)).body.active, true);
+
+      await testAccounts(other).apps.deleteApp(tenant.user.id, tenant.app.client_id);
+      const gone = await withNew.introspect(token);
+      assert.equal(gone.status, 401, JSON.stringify(gone.body));
+      assert.equal(gone.body.error, 'invalid_client');
+    });
+
     it("the owner's membership removed elsewhere: the next employer token is refused", async () => {
       const { tenant, requests } = await cachedTenant('unmembered');
       const removed = await other('memberships')

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { ConsoleClient, locationOf, unescapeHtml } from '../support/console-client.js';
+import { ConsoleClient, locationOf, shownCode } from '../support/console-client.js';
 import { runConcurrently, tally } from '../support/concurrency.js';
 import { RAISED_RATE_LIMITS } from '../support/service-process.js';
 import {
@@ -15,15 +15,15 @@ const AFTER = 20;
 
 /** The secret shown on a credentials page (once, right after creation or rotation). */
 function shownSecret(html: string): string {
-  const match = /<code id="client-secret" class="secret">([^<]*)<\/code>/.exec(html);
-  assert.ok(match, 'the page shows a secret');
-  return unescapeHtml(match[1]!);
+  const secret = shownCode(html, 'client-secret');
+  assert.ok(secret, 'the page shows a secret');
+  return secret;
 }
 
 function shownClientId(html: string): string {
-  const match = /<code id="client-id">([^<]*)<\/code>/.exec(html);
-  assert.ok(match, 'the page shows a client id');
-  return unescapeHtml(match[1]!);
+  const clientId = shownCode(html, 'client-id');
+  assert.ok(clientId, 'the page shows a client id');
+  return clientId;
 }
 
 /**

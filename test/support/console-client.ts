@@ -89,6 +89,12 @@ export function formCsrfToken(html: string, action: string): string {
   assert.fail(`the page has no form posting to ${action}:\n${html}`);
 }
 
+/** The text of the `<code id="…">` a console page shows (a client id, a secret shown once). */
+export function shownCode(html: string, id: string): string | undefined {
+  const match = new RegExp(`<code id="${id}"[^>]*>([^<]*)</code>`).exec(html);
+  return match ? unescapeHtml(match[1]!) : undefined;
+}
+
 export function unescapeHtml(text: string): string {
   return text
     .replaceAll('&lt;', '<')

@@ -22,17 +22,22 @@ export class ClientAuthenticator {
   ) {}
 
   /**
-   * `fromCache`: the app may come from the credential cache; only for a caller whose writes are
-   * refused when the cached facts turn out stale (see CredentialCache).
+   * `fromCache`: the app may come from the credential cache; `true` only for a caller whose
+   * writes are refused when the cached facts turn out stale, `'current'` for any caller (the
+   * entry is checked against the accounts epoch read now; see CredentialCache).
    */
   async authenticate(
     presented: PresentedClient,
-    options: { fromCache?: boolean } = {},
+    options: { fromCache?: boolean | 'current' } = {},
   ): Promise<AuthenticatedClient> {
     if (!options.fromCache)
       return this.check(presented, await this.apps.findByClientId(presented.clientId));
     try {
-      return this.check(presented, await this.cache.appByClientId(presented.clientId));
+      const app =
+        options.fromCache === 'current'
+          ? await this.cache.currentAppByClientId(presented.clientId)
+          : await this.cache.appByClientId(presented.clientId);
+      return this.check(presented, app);
     } catch (error) {
       // The cached entry may predate a secret rotated elsewhere: the database decides, and the
       // entry is read anew next time.

@@ -151,7 +151,7 @@ export class TokenIssuer {
     description: string,
   ): Promise<OAuthError> {
     const revoked = await revoke();
-    this.deps.verifier.forgetAll();
+    await this.deps.verifier.forgetAll();
     await this.deps.audit.record({
       ...entry,
       details: { ...entry.details, revokedAccessTokens: revoked.length },

@@ -1,13 +1,12 @@
 import {
-  calculateJwkThumbprint,
-  exportJWK,
-  exportPKCS8,
+  createPrivateKey,
+  createPublicKey,
   generateKeyPair,
-  importJWK,
-  importPKCS8,
-  type CryptoKey,
-  type JWK,
-} from 'jose';
+  type JsonWebKey,
+  type KeyObject,
+} from 'node:crypto';
+import { promisify } from 'node:util';
+import { calculateJwkThumbprint, type JWK } from 'jose';
 import type { Logger } from 'pino';
 import type { Clock } from '../../clock.js';
 import type { SigningKeyRow } from '../../db/rows.js';
@@ -32,7 +31,13 @@ const MISS_RELOAD_INTERVAL_MS = 2_000;
 export interface Signer {
   kid: string;
   alg: SigningAlg;
-  key: CryptoKey;
+  key: KeyObject;
+}
+
+/** A public key that verifies tokens, and until when (its retirement; null while unscheduled). */
+export interface VerificationKey {
+  key: KeyObject;
+  retiresAt: number | null;
 }
 
 export type PublicJwk = JWK & { kid: string; alg: SigningAlg; use: 'sig' };
@@ -61,8 +66,8 @@ export interface RotatedKey {
 interface LoadedKey {
   row: SigningKeyRow;
   publicJwk: PublicJwk;
-  publicKey: CryptoKey;
-  privateKey?: CryptoKey;
+  publicKey: KeyObject;
+  privateKey?: KeyObject;
 }
 
 /**
@@ -160,7 +165,7 @@ export class SigningKeys {
         (a, b) => b.row.activates_at - a.row.activates_at || b.row.created_at - a.row.created_at,
       )[0];
     if (!active) throw new Error(`no active ${alg} signing key; run ensureActiveKeys first`);
-    active.privateKey ??= await importPKCS8(this.box.open(active.row.private_key_encrypted), alg);
+    active.privateKey ??= this.openPrivateKey(active.row);
     return { kid: active.row.kid, alg, key: active.privateKey };
   }
 
@@ -173,24 +178,38 @@ export class SigningKeys {
     const now = this.clock.now();
     for (const key of (await this.load(true)).values()) {
       if (keyState(key.row, now) !== 'active') continue;
-      key.privateKey ??= await importPKCS8(
-        this.box.open(key.row.private_key_encrypted),
-        key.row.alg,
-      );
+      key.privateKey ??= this.openPrivateKey(key.row);
     }
   }
 
-  /** The public key for `kid`, or undefined when no verifiable key has that id. */
-  async verificationKey(kid: string, alg: string): Promise<CryptoKey | undefined> {
+  /**
+   * The public key for `kid` and when it retires, or undefined when no verifiable key has that
+   * id. Synchronous while the keys read last are fresh, so the hot path awaits nothing.
+   */
+  verificationKey(
+    kid: string,
+    alg: string,
+  ): VerificationKey | undefined | Promise<VerificationKey | undefined> {
+    const now = this.clock.now();
+    const cache = this.cache;
+    if (cache && now - cache.loadedAt < KEY_CACHE_TTL_MS) {
+      const key = cache.keys.get(kid);
+      if (key) return usableForVerification(key, alg, now);
+    }
+    return this.loadVerificationKey(kid, alg);
+  }
+
+  private async loadVerificationKey(
+    kid: string,
+    alg: string,
+  ): Promise<VerificationKey | undefined> {
     let key = (await this.load()).get(kid);
     const now = this.clock.now();
     if (!key && now - this.lastMissReload >= MISS_RELOAD_INTERVAL_MS) {
       this.lastMissReload = now;
       key = (await this.load(true)).get(kid);
     }
-    if (!key || key.row.alg !== alg) return undefined;
-    if (key.row.retire_after !== null && key.row.retire_after <= now) return undefined;
-    return key.publicKey;
+    return key && usableForVerification(key, alg, now);
   }
 
   /** The JWKS document: public halves of every key that can still verify a token. */
@@ -218,32 +237,55 @@ export class SigningKeys {
       keys.set(row.kid, {
         row,
         publicJwk,
-        publicKey: (await importJWK(publicJwk, row.alg)) as CryptoKey,
+        publicKey: createPublicKey({ key: publicJwk as JsonWebKey, format: 'jwk' }),
       });
     }
     this.cache = { loadedAt: now, keys };
     return keys;
   }
 
+  /** The private half, unsealed and imported once per process (a PKCS#8 PEM in the row). */
+  private openPrivateKey(row: SigningKeyRow): KeyObject {
+    return createPrivateKey(this.box.open(row.private_key_encrypted));
+  }
+
   private async newKey(alg: SigningAlg, now: number, activatesAt = now): Promise<SigningKeyRow> {
-    const { publicKey, privateKey } = await generateKeyPair(alg, {
-      extractable: true,
-      ...(alg === 'RS256' && { modulusLength: 2048 }),
-    });
-    const jwk = await exportJWK(publicKey);
+    const { publicKey, privateKey } = await newKeyPair(alg);
+    const jwk = publicKey.export({ format: 'jwk' }) as JWK;
     const kid = await calculateJwkThumbprint(jwk);
     const publicJwk: PublicJwk = { ...jwk, kid, alg, use: 'sig' };
     return {
       kid,
       alg,
       public_jwk: JSON.stringify(publicJwk),
-      private_key_encrypted: this.box.seal(await exportPKCS8(privateKey)),
+      private_key_encrypted: this.box.seal(
+        privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+      ),
       created_at: now,
       activates_at: activatesAt,
       superseded_at: null,
       retire_after: null,
     };
   }
+}
+
+const generate = promisify(generateKeyPair);
+
+function newKeyPair(alg: SigningAlg): Promise<{ publicKey: KeyObject; privateKey: KeyObject }> {
+  return alg === 'ES256'
+    ? generate('ec', { namedCurve: 'P-256' })
+    : generate('rsa', { modulusLength: 2048 });
+}
+
+function usableForVerification(
+  key: LoadedKey,
+  alg: string,
+  now: number,
+): VerificationKey | undefined {
+  if (key.row.alg !== alg) return undefined;
+  const retiresAt = key.row.retire_after;
+  if (retiresAt !== null && retiresAt <= now) return undefined;
+  return { key: key.publicKey, retiresAt };
 }
 
 /** A key superseded before its activation (by an immediate rotation) never signs. */

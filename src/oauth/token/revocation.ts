@@ -1,9 +1,9 @@
-import { decodeJwt } from 'jose';
 import type { AuditLog } from '../../audit/audit-log.js';
 import type { Clock } from '../../clock.js';
 import type { AppRow } from '../../db/rows.js';
 import { sha256Hex } from '../../security/random.js';
 import type { AccessTokenVerifier } from '../tokens/access-token-verifier.js';
+import { decodeJsonObject, parseCompact } from '../tokens/compact-jws.js';
 import type { TokenStore } from '../tokens/token-store.js';
 
 /**
@@ -33,7 +33,7 @@ export class TokenRevocation {
     for (const attempt of attempts) {
       const revoked = await attempt();
       if (revoked !== undefined) {
-        this.verifier.forgetAll();
+        await this.verifier.forgetAll();
         await this.audit.record({ type: 'token.revoked', appId: client.id, details: revoked });
         return;
       }
@@ -60,11 +60,9 @@ export class TokenRevocation {
   }
 }
 
+/** The `jti` a JWT claims; its signature does not matter here, the record's client does. */
 function jtiOf(token: string): string | undefined {
-  try {
-    const { jti } = decodeJwt(token);
-    return typeof jti === 'string' ? jti : undefined;
-  } catch {
-    return undefined;
-  }
+  const jws = parseCompact(token);
+  const jti = jws && decodeJsonObject(jws.payloadPart)?.jti;
+  return typeof jti === 'string' ? jti : undefined;
 }

@@ -1,27 +1,36 @@
-import {
-  decodeProtectedHeader,
-  errors,
-  jwtVerify,
-  type JWTPayload,
-  type ProtectedHeaderParameters,
-} from 'jose';
 import type { Clock } from '../../clock.js';
 import type { AccessTokenRow } from '../../db/rows.js';
 import type { Principal } from '../principal.js';
 import type { SigningKeys } from '../signing-keys/signing-keys.js';
 import { instant, isRefusal, quoted, refusal, type BearerRefusal } from './bearer-refusal.js';
+import { decodeJsonObject, parseCompact, verifiesWith, type ParsedJws } from './compact-jws.js';
+import type { RevocationNotices } from './revocation-notices.js';
 import { ACCESS_TOKEN_TYPE } from './token-signer.js';
 import type { TokenStore } from './token-store.js';
+import { VerifiedTokenCache } from './verified-token-cache.js';
 
-export interface AccessTokenPayload extends JWTPayload {
+export interface AccessTokenPayload {
+  iss: string;
   sub: string;
   azp: string;
   client_id?: string;
+  aud?: string | string[];
   scope: string;
   app_account: string;
   jti: string;
+  iat: number;
+  exp: number;
+  nbf?: number;
   emp?: string;
 }
+
+/** What verifying an active access token found: its claims and its record. */
+export interface VerifiedAccessToken {
+  payload: AccessTokenPayload;
+  record: AccessTokenRow;
+}
+
+type Header = Record<string, unknown>;
 
 const MAX_CACHE_ENTRIES = 10_000;
 
@@ -29,15 +38,21 @@ const MAX_CACHE_ENTRIES = 10_000;
 const ACCESS_TOKEN_ALG = 'ES256';
 const ID_TOKEN_ALG = 'RS256';
 
+/** Claims every access token of ours has, in the order a missing one is named. */
+const REQUIRED_CLAIMS = ['iss', 'azp', 'iat', 'exp', 'sub', 'jti'] as const;
+
 /**
  * Verifies bearer access tokens for every protected endpoint: ES256 signature by a key of ours
  * (by `kid`), issuer, audience, expiry, type, and then the token's record — so a revoked token
  * stops working at once. A refused token comes with the reason (BearerRefusal), which the
- * endpoints answer and log. Positive results may be reused for a short time; any revocation in
- * this process clears them immediately.
+ * endpoints answer and log. Positive results may be reused for a short time
+ * (TOKEN_VERIFICATION_CACHE_MS), never past the token's expiry or its key's retirement; a
+ * revocation in any process of the deployment clears them in every process (RevocationNotices).
  */
 export class AccessTokenVerifier {
-  private readonly cache = new Map<string, { principal: Principal; until: number }>();
+  private readonly cache = new VerifiedTokenCache<VerifiedAccessToken & { principal: Principal }>(
+    MAX_CACHE_ENTRIES,
+  );
 
   constructor(
     private readonly keys: SigningKeys,
@@ -47,63 +62,70 @@ export class AccessTokenVerifier {
     /** This API's resource identifier (API_URL), which the token's `aud` must name. */
     private readonly audience: string,
     private readonly cacheMs: number,
-  ) {}
+    private readonly notices?: RevocationNotices,
+  ) {
+    notices?.subscribe(() => this.cache.clear());
+  }
 
   /** The principal of a valid, unrevoked, unexpired access token; else why it is refused. */
   async authenticate(token: string): Promise<Principal | BearerRefusal> {
-    const now = this.clock.now();
-    const cached = this.cache.get(token);
-    if (cached && cached.until > now) return cached.principal;
+    const verified = await this.verify(token);
+    return isRefusal(verified) ? verified : verified.principal;
+  }
 
-    const payload = await this.verifySignature(token);
-    if (isRefusal(payload)) return payload;
-    const record = liveRecord(await this.tokens.findAccessToken(payload.jti), now);
-    if (isRefusal(record)) return record;
-
-    const scopes = payload.scope ? payload.scope.split(' ') : [];
-    const principal: Principal = record.user_id
-      ? {
-          kind: 'user',
-          userId: record.user_id,
-          appId: record.app_id,
-          clientId: payload.azp,
-          employerId: record.employer_id,
-          scopes,
-          jti: record.jti,
-        }
-      : {
-          kind: 'app',
-          appId: record.app_id,
-          clientId: payload.azp,
-          ownerUserId: payload.app_account,
-          employerId: record.employer_id,
-          scopes,
-          jti: record.jti,
-        };
-    if (this.cacheMs > 0) {
-      if (this.cache.size >= MAX_CACHE_ENTRIES) this.cache.clear();
-      this.cache.set(token, { principal, until: Math.min(now + this.cacheMs, record.expires_at) });
-    }
-    return principal;
+  /** The verified claims and record of an active access token, for introspection. */
+  async inspect(token: string): Promise<VerifiedAccessToken | null> {
+    const verified = await this.verify(token);
+    return isRefusal(verified) ? null : verified;
   }
 
   /**
-   * Checks type, algorithm, signature, issuer, expiry and audience: the verified claims, or the
-   * first of them that fails, said for the caller.
+   * Drops every cached result, in this process at once and in the others as soon as the notice
+   * reaches them; called whenever tokens are revoked. Resolves once the notice has left.
    */
-  private async verifySignature(token: string): Promise<AccessTokenPayload | BearerRefusal> {
-    let header: ProtectedHeaderParameters;
-    try {
-      header = decodeProtectedHeader(token);
-    } catch {
+  async forgetAll(): Promise<void> {
+    this.cache.clear();
+    await this.notices?.announce();
+  }
+
+  private async verify(
+    token: string,
+  ): Promise<(VerifiedAccessToken & { principal: Principal }) | BearerRefusal> {
+    const now = this.clock.now();
+    const cached = this.cache.get(token, now);
+    if (cached) return cached;
+
+    const checked = await this.verifySignature(token);
+    if (isRefusal(checked)) return checked;
+    const { payload, retiresAt } = checked;
+    const record = liveRecord(await this.tokens.findAccessToken(payload.jti), now);
+    if (isRefusal(record)) return record;
+
+    const verified = { payload, record, principal: principalOf(payload, record) };
+    if (this.cacheMs > 0) {
+      const until = Math.min(now + this.cacheMs, record.expires_at, retiresAt ?? Infinity);
+      this.cache.set(token, verified, until);
+    }
+    return verified;
+  }
+
+  /**
+   * Checks type, algorithm, signature, issuer, expiry and audience: the verified claims (and
+   * when the key that signed them retires), or the first of them that fails, said for the caller.
+   */
+  private async verifySignature(
+    token: string,
+  ): Promise<{ payload: AccessTokenPayload; retiresAt: number | null } | BearerRefusal> {
+    const jws = parseCompact(token);
+    if (!jws) {
       return refusal(
         'malformed',
         'The access token is malformed: not a JWT (send the access_token of a token response)',
       );
     }
-    const misfit = headerRefusal(header);
+    const misfit = headerRefusal(jws.header);
     if (misfit) return misfit;
-    const kid = String(header.kid);
+    const kid = jws.header.kid as string;
     const key = await this.keys.verificationKey(kid, ACCESS_TOKEN_ALG);
     if (!key) {
       return refusal(
@@ -112,57 +134,55 @@ export class AccessTokenVerifier {
           "another server's key, or one retired since",
       );
     }
-    let payload: AccessTokenPayload;
-    try {
-      ({ payload } = await jwtVerify<AccessTokenPayload>(token, key, {
-        algorithms: [ACCESS_TOKEN_ALG],
-        issuer: this.issuer,
-        typ: ACCESS_TOKEN_TYPE,
-        currentDate: new Date(this.clock.now()),
-        requiredClaims: ['jti', 'sub', 'exp', 'iat', 'azp'],
-      }));
-    } catch (error) {
-      return this.claimRefusal(error);
+    if (jws.header.crit !== undefined) return notAValidJwt();
+    if (!verifiesWith(ACCESS_TOKEN_ALG, key.key, jws)) {
+      return refusal(
+        'bad_signature',
+        "The access token's signature does not verify: it was altered after it was issued",
+      );
     }
+    const payload = this.claimsOf(jws);
+    if (isRefusal(payload)) return payload;
     if (!this.isForThisApi(payload)) {
       return refusal(
         'wrong_audience',
         `The access token is for ${quoted(payload.aud ?? 'no audience')}, not for this API (${this.audience})`,
       );
     }
-    return payload;
+    return { payload, retiresAt: key.retiresAt };
   }
 
-  /** What jose's verification failure means for the caller. */
-  private claimRefusal(error: unknown): BearerRefusal {
-    if (error instanceof errors.JWSSignatureVerificationFailed) {
-      return refusal(
-        'bad_signature',
-        "The access token's signature does not verify: it was altered after it was issued",
-      );
-    }
-    if (error instanceof errors.JWTExpired) {
-      return refusal('expired', `The access token expired at ${instant(error.payload.exp)}`);
-    }
-    if (error instanceof errors.JWTClaimValidationFailed) {
-      const { claim, reason, payload } = error;
-      if (reason === 'missing') {
+  /** The claims of a JWT whose signature verified, checked as RFC 7519 asks, or why not. */
+  private claimsOf(jws: ParsedJws): AccessTokenPayload | BearerRefusal {
+    const claims = decodeJsonObject(jws.payloadPart);
+    if (!claims) return notAValidJwt();
+    for (const claim of REQUIRED_CLAIMS) {
+      if (!Object.hasOwn(claims, claim)) {
         return refusal('malformed', `The access token is malformed: it has no ${claim} claim`);
       }
-      if (claim === 'iss') {
-        return refusal(
-          'wrong_issuer',
-          `The access token was issued by ${quoted(payload.iss)}, not by this server (${this.issuer})`,
-        );
-      }
-      if (claim === 'nbf' || claim === 'iat') {
+    }
+    if (claims.iss !== this.issuer) {
+      return refusal(
+        'wrong_issuer',
+        `The access token was issued by ${quoted(claims.iss)}, not by this server (${this.issuer})`,
+      );
+    }
+    const now = Math.floor(this.clock.now() / 1000);
+    for (const claim of ['iat', 'nbf'] as const) {
+      const value = claims[claim];
+      if (value === undefined) continue;
+      if (typeof value !== 'number' || (claim === 'nbf' && value > now)) {
         return refusal(
           'not_yet_valid',
-          `The access token is not valid yet: its ${claim} is ${instant(payload[claim])}`,
+          `The access token is not valid yet: its ${claim} is ${instant(value)}`,
         );
       }
     }
-    return refusal('malformed', 'The access token is malformed: its claims are not a valid JWT');
+    if (typeof claims.exp !== 'number') return notAValidJwt();
+    if (claims.exp <= now) {
+      return refusal('expired', `The access token expired at ${instant(claims.exp)}`);
+    }
+    return claims as unknown as AccessTokenPayload;
   }
 
   /**
@@ -173,31 +193,43 @@ export class AccessTokenVerifier {
    */
   private isForThisApi(payload: AccessTokenPayload): boolean {
     if (payload.aud === undefined) return payload.client_id === undefined;
-    const audiences = Array.isArray(payload.aud) ? payload.aud : [payload.aud];
+    const audiences: unknown[] = Array.isArray(payload.aud) ? payload.aud : [payload.aud];
     return audiences.includes(this.audience);
   }
+}
 
-  /** The verified claims and record of an active access token, for introspection. */
-  async inspect(
-    token: string,
-  ): Promise<{ payload: AccessTokenPayload; record: AccessTokenRow } | null> {
-    const payload = await this.verifySignature(token);
-    if (isRefusal(payload)) return null;
-    const record = liveRecord(await this.tokens.findAccessToken(payload.jti), this.clock.now());
-    return isRefusal(record) ? null : { payload, record };
-  }
+function notAValidJwt(): BearerRefusal {
+  return refusal('malformed', 'The access token is malformed: its claims are not a valid JWT');
+}
 
-  /** Drops every cached result; called whenever this process revokes tokens. */
-  forgetAll(): void {
-    this.cache.clear();
-  }
+function principalOf(payload: AccessTokenPayload, record: AccessTokenRow): Principal {
+  const scopes = payload.scope ? payload.scope.split(' ') : [];
+  return record.user_id
+    ? {
+        kind: 'user',
+        userId: record.user_id,
+        appId: record.app_id,
+        clientId: payload.azp,
+        employerId: record.employer_id,
+        scopes,
+        jti: record.jti,
+      }
+    : {
+        kind: 'app',
+        appId: record.app_id,
+        clientId: payload.azp,
+        ownerUserId: payload.app_account,
+        employerId: record.employer_id,
+        scopes,
+        jti: record.jti,
+      };
 }
 
 /**
  * A header that no access token of ours has: an ID token sent instead of the access token, an
  * unexpected `typ` or algorithm, no `kid`. Said before any key is looked up.
  */
-function headerRefusal(header: ProtectedHeaderParameters): BearerRefusal | undefined {
+function headerRefusal(header: Header): BearerRefusal | undefined {
   const typ = typeof header.typ === 'string' ? header.typ.toLowerCase() : undefined;
   if (typ !== ACCESS_TOKEN_TYPE && typ !== `application/${ACCESS_TOKEN_TYPE}`) {
     if (header.alg === ID_TOKEN_ALG) {

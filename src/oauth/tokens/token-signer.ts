@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { SignJWT } from 'jose';
 import type { Clock } from '../../clock.js';
 import type { SigningKeys } from '../signing-keys/signing-keys.js';
+import { signCompact } from './compact-jws.js';
 import { ACCESS_TOKEN_TTL_SECONDS, ID_TOKEN_TTL_SECONDS } from './lifetimes.js';
 
 /** JWT `typ` of access tokens (RFC 9068), which keeps them apart from ID tokens. */
@@ -54,25 +54,31 @@ export class TokenSigner {
     const signer = await this.keys.signer('ES256');
     const iat = Math.floor(this.clock.now() / 1000);
     const jti = randomUUID();
-    const token = await new SignJWT({ ...claims, client_id: claims.azp })
-      .setProtectedHeader({ alg: signer.alg, kid: signer.kid, typ: ACCESS_TOKEN_TYPE })
-      .setIssuer(this.issuer)
-      .setAudience(this.audience)
-      .setIssuedAt(iat)
-      .setExpirationTime(iat + lifetimeSeconds)
-      .setJti(jti)
-      .sign(signer.key);
+    const token = signCompact(
+      signer.alg,
+      signer.key,
+      { alg: signer.alg, kid: signer.kid, typ: ACCESS_TOKEN_TYPE },
+      {
+        ...claims,
+        client_id: claims.azp,
+        iss: this.issuer,
+        aud: this.audience,
+        iat,
+        exp: iat + lifetimeSeconds,
+        jti,
+      },
+    );
     return { token, jti, issuedAt: iat * 1000, expiresAt: (iat + lifetimeSeconds) * 1000 };
   }
 
   async idToken(claims: IdTokenClaims): Promise<string> {
     const signer = await this.keys.signer('RS256');
     const iat = Math.floor(this.clock.now() / 1000);
-    return new SignJWT({ ...claims, azp: claims.aud })
-      .setProtectedHeader({ alg: signer.alg, kid: signer.kid, typ: 'JWT' })
-      .setIssuer(this.issuer)
-      .setIssuedAt(iat)
-      .setExpirationTime(iat + ID_TOKEN_TTL_SECONDS)
-      .sign(signer.key);
+    return signCompact(
+      signer.alg,
+      signer.key,
+      { alg: signer.alg, kid: signer.kid, typ: 'JWT' },
+      { ...claims, azp: claims.aud, iss: this.issuer, iat, exp: iat + ID_TOKEN_TTL_SECONDS },
+    );
   }
 }
