@@ -1,16 +1,11 @@
 import { Pool } from 'tarn';
 import type { Knex } from 'knex';
+import type { SqliteConnection } from './sqlite-connection.js';
 
 /** What the reader pool needs of the SQLite client: opening and closing raw connections. */
 export interface RawConnections {
   acquireRawConnection(): Promise<unknown>;
   destroyRawConnection(connection: unknown): Promise<void>;
-}
-
-interface SqliteConnection {
-  exec(sql: string, callback: (error: Error | null) => void): void;
-  /** The id knex gives its pooled connections and reports in its query events. */
-  __knexUid?: string;
 }
 
 let readersOpened = 0;
@@ -36,7 +31,7 @@ export class SqliteReaders {
   /** Read by waitForIdlePool (src/db/database.ts) at shutdown. */
   readonly pool: Pool<unknown>;
 
-  constructor(connections: RawConnections, size: number, busyTimeoutMs: number) {
+  constructor(connections: RawConnections, size: number) {
     this.pool = new Pool({
       min: 0,
       max: size,
@@ -44,12 +39,8 @@ export class SqliteReaders {
       create: async () => {
         const connection = (await connections.acquireRawConnection()) as SqliteConnection;
         connection.__knexUid = `__knexUid_reader${(readersOpened += 1)}`;
-        await new Promise<void>((resolve, reject) =>
-          connection.exec(
-            `PRAGMA busy_timeout = ${busyTimeoutMs}; PRAGMA query_only = ON`,
-            (error) => (error ? reject(error) : resolve()),
-          ),
-        );
+        // Waits for a lock happen on a timer in the client's _query (sqlite-connection.ts).
+        connection.exec('PRAGMA busy_timeout = 0; PRAGMA query_only = ON');
         return connection;
       },
       destroy: (connection) => connections.destroyRawConnection(connection),
