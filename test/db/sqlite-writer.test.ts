@@ -169,4 +169,43 @@ describe('SQLite writer: one way to run a transaction', () => {
       await second.destroy();
     }
   });
+
+  it('waits for the write lock of another process without blocking the event loop', async () => {
+    const second = openDatabase(
+      { client: 'sqlite', filename: join(directory, 'db.sqlite') },
+      createLogger('silent'),
+    );
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let locked = () => {};
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    try {
+      const holder = second.transaction(async (trx) => {
+        await trx('parents').insert({ id: 1 });
+        locked();
+        await released;
+      });
+      await isLocked;
+      // The driver is synchronous: SQLite's own busy timeout would sleep on this thread, and
+      // not one timer would fire until the lock was released.
+      let ticks = 0;
+      const ticking = setInterval(() => (ticks += 1), 5);
+      const waiting = Promise.all([
+        db('parents').insert({ id: 2 }),
+        db.transaction(async (trx) => {
+          await trx('parents').insert({ id: 3 });
+        }),
+      ]);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      clearInterval(ticking);
+      assert.ok(ticks >= 10, `${ticks} timer ticks while the writes waited for the lock`);
+      release();
+      await holder;
+      await waiting;
+    } finally {
+      release();
+      await second.destroy();
+    }
+    assert.deepEqual(await rowsAfterRestart('parents'), [{ id: 1 }, { id: 2 }, { id: 3 }]);
+  });
 });
