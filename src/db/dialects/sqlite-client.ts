@@ -1,5 +1,6 @@
 import Client_BetterSQLite3 from 'knex/lib/dialects/better-sqlite3/index.js';
 import Transaction_Sqlite from 'knex/lib/dialects/sqlite3/execution/sqlite-transaction.js';
+import { SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { SynchronousStatements } from './dialect.js';
@@ -169,6 +170,11 @@ export function sqliteClientClass(
         typeof query === 'string' ? { sql: query, bindings: [], method: 'raw' } : query.toSQL();
       const event = { ...compiled, __knexUid: connection.__knexUid };
       this.emit('query', event);
+      // knex's instrumentation traces its runner, which these statements bypass.
+      const table = typeof query === 'string' ? undefined : tableOf(query);
+      const span = tracer.startSpan(table ? `${compiled.method} ${table}` : compiled.sql, {
+        attributes: { 'db.system.name': 'sqlite', 'db.collection.name': table },
+      });
       try {
         const statement = prepared(connection, compiled.sql);
         const bindings = this._formatBindings([...compiled.bindings]);
@@ -179,7 +185,10 @@ export function sqliteClientClass(
         return rows;
       } catch (error) {
         this.emit('query-error', error, event);
+        span.setStatus({ code: SpanStatusCode.ERROR });
         throw error;
+      } finally {
+        span.end();
       }
     }
 
@@ -202,6 +211,14 @@ export function sqliteClientClass(
       return Promise.resolve(!(connection as SqliteConnection).__knex__disposed);
     }
   };
+}
+
+/** Spans of the statements `writeInOneCall` runs (a no-op unless tracing is on). */
+const tracer = trace.getTracer('hiring-partner-api/sqlite-one-call');
+
+function tableOf(query: Knex.QueryBuilder): string | undefined {
+  return (query as unknown as { _single?: { table?: unknown } })._single?.table as
+    string | undefined;
 }
 
 class ReaderSlot {
