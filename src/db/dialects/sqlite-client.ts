@@ -88,7 +88,7 @@ export function sqliteClientClass(
         !holder.closed &&
         SqliteReaders.accepts(builder, transacting)
       ) {
-        holder.readers ??= new SqliteReaders(holder.client as never, options.readers);
+        holder.readers ??= new SqliteReaders(holder.client as never);
         // A view of the client that made the slot, whose listeners ('query' events) are the
         // database handle's, even when the first read comes through a clone.
         holder.view ??= holder.readers.clientView(holder.client);
