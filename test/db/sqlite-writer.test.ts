@@ -47,12 +47,16 @@ describe('SQLite writer: one way to run a transaction', () => {
     rmSync(directory, { recursive: true, force: true });
   });
 
-  /** A fresh handle on the same file: what a restarted process would read. */
-  async function rowsAfterRestart(table: string): Promise<unknown[]> {
-    const reopened = openDatabase(
+  /** A handle of its own on the same file, as another process would open it. */
+  const anotherProcess = () =>
+    openDatabase(
       { client: 'sqlite', filename: join(directory, 'db.sqlite') },
       createLogger('silent'),
     );
+
+  /** A fresh handle on the same file: what a restarted process would read. */
+  async function rowsAfterRestart(table: string): Promise<unknown[]> {
+    const reopened = anotherProcess();
     try {
       return await reopened(table).select('id').orderBy('id');
     } finally {
@@ -111,10 +115,7 @@ describe('SQLite writer: one way to run a transaction', () => {
   });
 
   it('a write transaction from a second process waits for the first instead of failing', async () => {
-    const second = openDatabase(
-      { client: 'sqlite', filename: join(directory, 'db.sqlite') },
-      createLogger('silent'),
-    );
+    const second = anotherProcess();
     try {
       // Both read, then write: with a deferred BEGIN one of them would fail with SQLITE_BUSY.
       const readThenWrite = (handle: Database, base: number) =>
@@ -135,10 +136,7 @@ describe('SQLite writer: one way to run a transaction', () => {
   });
 
   it('a read-only transaction reads one snapshot and holds no write lock', async () => {
-    const second = openDatabase(
-      { client: 'sqlite', filename: join(directory, 'db.sqlite') },
-      createLogger('silent'),
-    );
+    const second = anotherProcess();
     let release = () => {};
     const released = new Promise<void>((resolve) => (release = resolve));
     let reading = () => {};
@@ -171,10 +169,7 @@ describe('SQLite writer: one way to run a transaction', () => {
   });
 
   it('waits for the write lock of another process without blocking the event loop', async () => {
-    const second = openDatabase(
-      { client: 'sqlite', filename: join(directory, 'db.sqlite') },
-      createLogger('silent'),
-    );
+    const second = anotherProcess();
     let release = () => {};
     const released = new Promise<void>((resolve) => (release = resolve));
     let locked = () => {};
