@@ -270,7 +270,7 @@ const environmentSchema = z.object({
     .optional(),
   SQLITE_PATH: z.string().min(1).default('./data/service.sqlite'),
   SQLITE_SYNCHRONOUS: z.enum(['NORMAL', 'FULL']).default('NORMAL'),
-  SQLITE_READ_CONNECTIONS: nonNegativeInt.max(64).default(4),
+  SQLITE_READ_CONNECTIONS: nonNegativeInt.max(64).default(1),
   DATABASE_SCHEMA: z
     .string()
     .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier')
@@ -306,7 +306,10 @@ export type DatabaseConfig = (
       filename: string;
       /** `NORMAL` (default) survives a killed process; `FULL` also an OS crash or power loss. */
       synchronous?: 'NORMAL' | 'FULL';
-      /** Read-only connections beside the writer for reads outside transactions; 0: none. */
+      /**
+       * Whether reads outside transactions get a read-only connection beside the writer (any
+       * number above 0: the one connection they share, sqlite-readers.ts); 0: none.
+       */
       readConnections?: number;
     }
   | { client: 'postgres'; connectionString: string; poolMax: number; searchPath?: string }

@@ -12,7 +12,7 @@ describe('configuration', () => {
       client: 'sqlite',
       filename: './data/service.sqlite',
       synchronous: 'NORMAL',
-      readConnections: 4,
+      readConnections: 1,
       retries: 3,
     });
     assert.equal(config.logLevel, 'info');
@@ -104,7 +104,7 @@ describe('configuration', () => {
       client: 'sqlite',
       filename: './data/service.sqlite',
       synchronous: 'FULL',
-      readConnections: 4,
+      readConnections: 1,
       retries: 3,
     });
     assert.throws(() => loadConfig({ SQLITE_SYNCHRONOUS: 'OFF' }), /SQLITE_SYNCHRONOUS/);

@@ -1,5 +1,7 @@
 import { Store } from './store.js';
-import { isWriteTransaction } from './transactions.js';
+import { isWriteTransaction, type SynchronousStatements } from './transactions.js';
+
+type EpochRow = { epoch: number | string } | undefined;
 
 /** The table of change epochs: one counter per kind of cached fact (migration 0011). */
 export const CHANGE_EPOCHS_TABLE = 'change_epochs';
@@ -20,10 +22,20 @@ export class ChangeEpochStore extends Store {
    * the facts it is to vouch for.
    */
   async accounts(): Promise<number> {
-    const query = this.db(CHANGE_EPOCHS_TABLE)
-      .where({ name: ACCOUNTS_EPOCH })
-      .first<{ epoch: number | string } | undefined>('epoch');
-    const row = await (isWriteTransaction(this.db) ? this.forShare(query) : query);
-    return row ? Number(row.epoch) : 0;
+    const query = this.accountsQuery();
+    return epochOf(await (isWriteTransaction(this.db) ? this.forShare(query) : query));
   }
+
+  /** The accounts epoch, read inside a write transaction run in one call (`oneCallWriter`). */
+  accountsNow(statements: SynchronousStatements): number {
+    return epochOf(statements.rows<NonNullable<EpochRow>>(this.accountsQuery())[0]);
+  }
+
+  private accountsQuery() {
+    return this.db(CHANGE_EPOCHS_TABLE).where({ name: ACCOUNTS_EPOCH }).first<EpochRow>('epoch');
+  }
+}
+
+function epochOf(row: EpochRow): number {
+  return row ? Number(row.epoch) : 0;
 }

@@ -1,7 +1,14 @@
+import type { Knex } from 'knex';
 import { TemporarilyUnavailable } from '../errors.js';
 import type { Database } from './database.js';
 import { ChangeEpochStore } from './change-epochs.js';
-import { inTransaction, isTransaction, type Executor, type Transaction } from './transactions.js';
+import {
+  inTransaction,
+  isTransaction,
+  oneCallWriter,
+  type Executor,
+  type Transaction,
+} from './transactions.js';
 
 /** Rows to insert, table by table, in the order given (a row may refer to an earlier one). */
 export type RowsByTable = ReadonlyArray<readonly [table: string, rows: readonly object[]]>;
@@ -41,6 +48,9 @@ const WRITES_PER_COMMIT = 500;
  * flight at a time; whatever arrives meanwhile forms the next group, so groups grow with the load
  * and a lone request waits for nobody.
  *
+ * Where the driver is synchronous (SQLite), a group's transaction, statements and COMMIT, is one
+ * synchronous call on the writer (`oneCallWriter`); elsewhere it is a transaction like any other.
+ *
  * If a group's transaction fails (a row refers to an app deleted meanwhile, say), nothing of it
  * was written, and each write of the group is retried in a transaction of its own, so that one
  * bad write fails alone.
@@ -77,18 +87,25 @@ export class GroupCommit {
   }
 
   private async commit(group: Pending[]): Promise<void> {
+    const writes = group.map((pending) => pending.write);
+    const writeInOneCall = oneCallWriter(this.db);
     try {
-      await inTransaction(this.db, async (tx) => {
-        await insertAll(
-          tx,
-          group.map((pending) => pending.write),
-        );
-        // The epoch is read last: a PostgreSQL transaction that deletes an app locks the app's
-        // row and then moves the epoch, and reading the epoch first would hold it while waiting
-        // for that row (inserting a token checks its app), a deadlock.
-        const stale = await staleWrites(tx, group);
-        if (stale) throw stale;
-      });
+      if (writeInOneCall) {
+        await writeInOneCall((statements) => {
+          for (const insert of inserts(this.db, writes)) statements.run(insert);
+          const stale = staleIn(group, () => new ChangeEpochStore(this.db).accountsNow(statements));
+          if (stale) throw stale;
+        });
+      } else {
+        await inTransaction(this.db, async (tx) => {
+          for (const insert of inserts(tx, writes)) await insert;
+          // The epoch is read last: a PostgreSQL transaction that deletes an app locks the app's
+          // row and then moves the epoch, and reading the epoch first would hold it while waiting
+          // for that row (inserting a token checks its app), a deadlock.
+          const stale = staleIn(group, await epochIfAsked(tx, group));
+          if (stale) throw stale;
+        });
+      }
     } catch (error) {
       if (error instanceof StaleInGroup) {
         for (const pending of error.stale) pending.reject(new StaleFacts(error.epoch));
@@ -116,15 +133,29 @@ class StaleInGroup extends Error {
   }
 }
 
-async function staleWrites(tx: Transaction, group: Pending[]): Promise<StaleInGroup | undefined> {
-  if (!group.some((pending) => pending.write.factsAsOf !== undefined)) return undefined;
-  const epoch = await new ChangeEpochStore(tx).accounts();
-  const stale = group.filter((pending) => (pending.write.factsAsOf ?? epoch) < epoch);
-  return stale.length ? new StaleInGroup(stale, epoch) : undefined;
+const asksForEpoch = (group: Pending[]) =>
+  group.some((pending) => pending.write.factsAsOf !== undefined);
+
+async function epochIfAsked(tx: Transaction, group: Pending[]): Promise<number | undefined> {
+  return asksForEpoch(group) ? new ChangeEpochStore(tx).accounts() : undefined;
 }
 
-/** Every write's rows, one multi-row INSERT per table and chunk, tables in first-seen order. */
-async function insertAll(tx: Transaction, writes: GroupedWrite[]): Promise<void> {
+/** The writes that relied on facts older than the epoch (read only when one relied on any). */
+function staleIn(
+  group: Pending[],
+  epoch: number | undefined | (() => number),
+): StaleInGroup | undefined {
+  if (!asksForEpoch(group)) return undefined;
+  const current = typeof epoch === 'function' ? epoch() : (epoch ?? 0);
+  const stale = group.filter((pending) => (pending.write.factsAsOf ?? current) < current);
+  return stale.length ? new StaleInGroup(stale, current) : undefined;
+}
+
+/**
+ * Every write's rows, one multi-row INSERT per table and chunk, tables in first-seen order: query
+ * builders, which run when awaited (or when given to SynchronousStatements.run), in this order.
+ */
+function inserts(db: Executor, writes: GroupedWrite[]): Knex.QueryBuilder[] {
   const byTable = new Map<string, object[]>();
   for (const write of writes) {
     for (const [table, rows] of write.rows) {
@@ -133,11 +164,13 @@ async function insertAll(tx: Transaction, writes: GroupedWrite[]): Promise<void>
       byTable.set(table, list);
     }
   }
+  const queries: Knex.QueryBuilder[] = [];
   for (const [table, rows] of byTable) {
     for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
-      await tx(table).insert(rows.slice(start, start + ROWS_PER_STATEMENT));
+      queries.push(db(table).insert(rows.slice(start, start + ROWS_PER_STATEMENT)));
     }
   }
+  return queries;
 }
 
 /**
@@ -149,7 +182,7 @@ export function commitGrouped(db: Executor, write: GroupedWrite): Promise<void> 
 }
 
 async function insertGrouped(tx: Transaction, write: GroupedWrite): Promise<void> {
-  await insertAll(tx, [write]);
+  for (const insert of inserts(tx, [write])) await insert;
   if (write.factsAsOf !== undefined) {
     const epoch = await new ChangeEpochStore(tx).accounts();
     if (write.factsAsOf < epoch) throw new StaleFacts(epoch);

@@ -2,6 +2,9 @@ import type { Knex } from 'knex';
 import { DEFAULT_DATABASE_RETRIES } from '../config.js';
 import { TemporarilyUnavailable } from '../errors.js';
 import { dialectOf } from './dialects/index.js';
+import type { SynchronousStatements } from './dialects/dialect.js';
+
+export type { SynchronousStatements };
 
 /**
  * Where a store runs its statements: the database itself (each statement on its own, atomic by
@@ -48,6 +51,21 @@ export function inTransaction<T>(db: Executor, work: (tx: Transaction) => Promis
  */
 export function readSnapshot<T>(db: Executor, work: (tx: Transaction) => Promise<T>): Promise<T> {
   return run(db, 'read snapshot', work);
+}
+
+/**
+ * A write transaction run as one synchronous call, statements and COMMIT included, where the
+ * engine's driver allows it (`Dialect.writeInOneCall`; SQLite); undefined where it does not.
+ * Retried like `inTransaction`.
+ */
+export function oneCallWriter(
+  db: Executor,
+): (<T>(work: (statements: SynchronousStatements) => T) => Promise<T>) | undefined {
+  if (isTransaction(db)) return undefined;
+  const dialect = dialectOf(db);
+  const writeInOneCall = dialect.writeInOneCall?.bind(dialect);
+  if (!writeInOneCall) return undefined;
+  return (work) => retrying(db, () => writeInOneCall(db, work));
 }
 
 /** True when `db` is inside a write transaction (or one begun outside this module). */

@@ -171,22 +171,18 @@ describe('SQLite reader connections', () => {
       'a plain read went to a reader',
     );
     const client = db.client as {
-      acquireRawConnection(): Promise<{
-        exec(sql: string, callback: (error: Error | null) => void): void;
-        close(callback: () => void): void;
-      }>;
+      acquireRawConnection(): Promise<{ exec(sql: string): void; close(): void }>;
     };
     // The readers are opened exactly so (sqlite-readers.ts): a raw connection with query_only.
     const raw = await client.acquireRawConnection();
-    const exec = (sql: string) =>
-      new Promise<void>((resolve, reject) =>
-        raw.exec(sql, (error) => (error ? reject(error) : resolve())),
-      );
     try {
-      await exec('PRAGMA query_only = ON');
-      await assert.rejects(exec("insert into items (id, label) values (9, 'nine')"), /readonly/i);
+      raw.exec('PRAGMA query_only = ON');
+      assert.throws(
+        () => raw.exec("insert into items (id, label) values (9, 'nine')"),
+        /readonly/i,
+      );
     } finally {
-      await new Promise<void>((resolve) => raw.close(resolve));
+      raw.close();
     }
     assert.equal(await items.find(9), undefined);
   });

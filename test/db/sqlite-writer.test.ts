@@ -47,12 +47,16 @@ describe('SQLite writer: one way to run a transaction', () => {
     rmSync(directory, { recursive: true, force: true });
   });
 
-  /** A fresh handle on the same file: what a restarted process would read. */
-  async function rowsAfterRestart(table: string): Promise<unknown[]> {
-    const reopened = openDatabase(
+  /** A handle of its own on the same file, as another process would open it. */
+  const anotherProcess = () =>
+    openDatabase(
       { client: 'sqlite', filename: join(directory, 'db.sqlite') },
       createLogger('silent'),
     );
+
+  /** A fresh handle on the same file: what a restarted process would read. */
+  async function rowsAfterRestart(table: string): Promise<unknown[]> {
+    const reopened = anotherProcess();
     try {
       return await reopened(table).select('id').orderBy('id');
     } finally {
@@ -111,10 +115,7 @@ describe('SQLite writer: one way to run a transaction', () => {
   });
 
   it('a write transaction from a second process waits for the first instead of failing', async () => {
-    const second = openDatabase(
-      { client: 'sqlite', filename: join(directory, 'db.sqlite') },
-      createLogger('silent'),
-    );
+    const second = anotherProcess();
     try {
       // Both read, then write: with a deferred BEGIN one of them would fail with SQLITE_BUSY.
       const readThenWrite = (handle: Database, base: number) =>
@@ -135,10 +136,7 @@ describe('SQLite writer: one way to run a transaction', () => {
   });
 
   it('a read-only transaction reads one snapshot and holds no write lock', async () => {
-    const second = openDatabase(
-      { client: 'sqlite', filename: join(directory, 'db.sqlite') },
-      createLogger('silent'),
-    );
+    const second = anotherProcess();
     let release = () => {};
     const released = new Promise<void>((resolve) => (release = resolve));
     let reading = () => {};
@@ -168,5 +166,41 @@ describe('SQLite writer: one way to run a transaction', () => {
       release();
       await second.destroy();
     }
+  });
+
+  it('waits for the write lock of another process without blocking the event loop', async () => {
+    const second = anotherProcess();
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let locked = () => {};
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    try {
+      const holder = second.transaction(async (trx) => {
+        await trx('parents').insert({ id: 1 });
+        locked();
+        await released;
+      });
+      await isLocked;
+      // The driver is synchronous: SQLite's own busy timeout would sleep on this thread, and
+      // not one timer would fire until the lock was released.
+      let ticks = 0;
+      const ticking = setInterval(() => (ticks += 1), 5);
+      const waiting = Promise.all([
+        db('parents').insert({ id: 2 }),
+        db.transaction(async (trx) => {
+          await trx('parents').insert({ id: 3 });
+        }),
+      ]);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      clearInterval(ticking);
+      assert.ok(ticks >= 10, `${ticks} timer ticks while the writes waited for the lock`);
+      release();
+      await holder;
+      await waiting;
+    } finally {
+      release();
+      await second.destroy();
+    }
+    assert.deepEqual(await rowsAfterRestart('parents'), [{ id: 1 }, { id: 2 }, { id: 3 }]);
   });
 });

@@ -38,7 +38,18 @@ export async function startDeployment(
 ): Promise<RunningDeployment> {
   if (kind === 'in-process') {
     const service = await startTestService(database, { env });
-    return { kind, url: service.url, stop: () => service.stop() };
+    return {
+      kind,
+      url: service.url,
+      async stop() {
+        await service.stop();
+        // The server closed its keep-alive sockets; this process's own HTTP client sees their
+        // end only in a later turn of the event loop, and a restart on the same port with a
+        // synchronous database driver can come before it: the client would send the next
+        // requests on the closed sockets ("other side closed").
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      },
+    };
   }
   const service = await startServiceProcess(database, env, 'cluster');
   return {

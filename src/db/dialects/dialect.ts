@@ -95,11 +95,25 @@ export interface Dialect {
    */
   isTransientFailure(error: unknown): boolean;
 
+  /**
+   * Runs `work` as one write transaction in a single synchronous call on the engine's writer,
+   * statements and COMMIT included, where the driver is synchronous (SQLite); absent where it is
+   * not. Rejects with what `work` threw, after rolling back. Only src/db/transactions.ts calls it.
+   */
+  writeInOneCall?<T>(db: Knex, work: (statements: SynchronousStatements) => T): Promise<T>;
+
   /** The triggers that keep a tally of a table's rows (./row-tally.ts), in this engine's SQL. */
   tallyTriggers(tally: RowTally): TallyTriggers;
 
   /** Triggers that move change epoch `epoch` on every update or delete of `tables`. */
   epochTriggers(tables: string[], epoch: string): EpochTriggers;
+}
+
+/** Statements run at once, inside `Dialect.writeInOneCall`: built with knex, never awaited. */
+export interface SynchronousStatements {
+  run(query: Knex.QueryBuilder): void;
+  /** The rows a reading query returns. */
+  rows<Row>(query: Knex.QueryBuilder): Row[];
 }
 
 /** Where a database is, as the operator configured it (no credentials). */

@@ -1,16 +1,10 @@
-import { Pool } from 'tarn';
 import type { Knex } from 'knex';
+import type { SqliteConnection } from './sqlite-connection.js';
 
 /** What the reader pool needs of the SQLite client: opening and closing raw connections. */
 export interface RawConnections {
   acquireRawConnection(): Promise<unknown>;
   destroyRawConnection(connection: unknown): Promise<void>;
-}
-
-interface SqliteConnection {
-  exec(sql: string, callback: (error: Error | null) => void): void;
-  /** The id knex gives its pooled connections and reports in its query events. */
-  __knexUid?: string;
 }
 
 let readersOpened = 0;
@@ -25,35 +19,48 @@ interface BuilderShape {
 /** Methods of knex's query builder that only read. */
 const READ_METHODS = new Set(['select', 'first', 'pluck']);
 
+/** What waitForIdlePool (src/db/database.ts) reads of the readers at shutdown. */
+interface ReadsInFlight {
+  numUsed(): number;
+  numPendingAcquires(): number;
+  numPendingCreates(): number;
+}
+
 /**
- * Read-only connections beside SQLite's one writer. In WAL mode a reader sees every transaction
+ * A read-only connection beside SQLite's one writer. In WAL mode a reader sees every transaction
  * committed before its statement began and never waits for the writer, so reads outside a
- * transaction run in parallel with each other and with the write in progress instead of queueing
- * behind it on the writer's connection. `query_only` makes a write sent here by mistake fail
- * instead of taking the write lock outside the writer's discipline.
+ * transaction never queue behind a write transaction that holds the writer's connection across
+ * awaits. `query_only` makes a write sent here by mistake fail instead of taking the write lock
+ * outside the writer's discipline.
+ *
+ * One connection, shared by every read: the driver is synchronous, so a statement runs whole
+ * before the next begins and more connections would never run two at once (figures in
+ * docs/reliability.md, "Reads on SQLite").
  */
 export class SqliteReaders {
-  /** Read by waitForIdlePool (src/db/database.ts) at shutdown. */
-  readonly pool: Pool<unknown>;
+  private connection?: Promise<SqliteConnection>;
+  private reading = 0;
+  private opening = 0;
+  readonly pool: ReadsInFlight = {
+    numUsed: () => this.reading,
+    numPendingAcquires: () => 0,
+    numPendingCreates: () => this.opening,
+  };
 
-  constructor(connections: RawConnections, size: number, busyTimeoutMs: number) {
-    this.pool = new Pool({
-      min: 0,
-      max: size,
-      idleTimeoutMillis: 60_000,
-      create: async () => {
-        const connection = (await connections.acquireRawConnection()) as SqliteConnection;
-        connection.__knexUid = `__knexUid_reader${(readersOpened += 1)}`;
-        await new Promise<void>((resolve, reject) =>
-          connection.exec(
-            `PRAGMA busy_timeout = ${busyTimeoutMs}; PRAGMA query_only = ON`,
-            (error) => (error ? reject(error) : resolve()),
-          ),
-        );
-        return connection;
-      },
-      destroy: (connection) => connections.destroyRawConnection(connection),
-    });
+  constructor(private readonly connections: RawConnections) {}
+
+  private open(): Promise<SqliteConnection> {
+    this.opening += 1;
+    const opened = (async () => {
+      const connection = (await this.connections.acquireRawConnection()) as SqliteConnection;
+      connection.__knexUid = `__knexUid_reader${(readersOpened += 1)}`;
+      // Waits for a lock happen on a timer in the client's _query (sqlite-connection.ts).
+      connection.exec('PRAGMA busy_timeout = 0; PRAGMA query_only = ON');
+      return connection;
+    })().finally(() => (this.opening -= 1));
+    // A connection that failed to open is tried again by the next read.
+    opened.catch(() => (this.connection = undefined));
+    return opened;
   }
 
   /** Whether the query may run on a reader: a plain read, outside any transaction. */
@@ -74,15 +81,21 @@ export class SqliteReaders {
    */
   clientView(client: Knex.Client): Knex.Client {
     const view = Object.create(client) as Knex.Client;
-    view.acquireConnection = () => this.pool.acquire().promise;
-    view.releaseConnection = (connection: unknown) => {
-      this.pool.release(connection);
+    view.acquireConnection = async () => {
+      const connection = await (this.connection ??= this.open());
+      this.reading += 1;
+      return connection;
+    };
+    view.releaseConnection = () => {
+      this.reading -= 1;
       return Promise.resolve();
     };
     return view;
   }
 
   async destroy(): Promise<void> {
-    await this.pool.destroy();
+    const connection = this.connection;
+    this.connection = undefined;
+    if (connection) await this.connections.destroyRawConnection(await connection);
   }
 }

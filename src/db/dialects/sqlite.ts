@@ -2,18 +2,23 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { DatabaseConfig } from '../../config.js';
-import { driverError, type Dialect } from './dialect.js';
+import { driverError, type Dialect, type SynchronousStatements } from './dialect.js';
 import { sqliteEpochTriggers } from './epoch-triggers.js';
 import { sqliteClientClass } from './sqlite-client.js';
+import { isBusy, untilNotBusy, type SqliteConnection } from './sqlite-connection.js';
 import { sqliteTallyTriggers } from './sqlite-row-tally.js';
 
 type SqliteConfig = Extract<DatabaseConfig, { client: 'sqlite' }>;
 
-/** How long a SQLite writer waits for another process's write lock before failing. */
-const BUSY_TIMEOUT_MS = 5000;
+/**
+ * How long a statement waits for another process's lock before failing with SQLITE_BUSY; on a
+ * timer, never blocking the event loop (sqlite-connection.ts `untilNotBusy`).
+ */
+const BUSY_LIMIT_MS = 5000;
 
 /**
- * The embedded SQLite file, the default engine. One writer per process: the pool holds one
+ * The embedded SQLite file, the default engine, through better-sqlite3 (a synchronous driver:
+ * a statement runs on the main thread, with no hop through libuv's threads). One writer per process: the pool holds one
  * connection, write transactions begin IMMEDIATE (the database write lock is theirs from the
  * first statement) and read snapshots begin deferred; see sqlite-client.ts. Because a write
  * transaction already holds the whole database against every other writer, row and table locks
@@ -25,6 +30,7 @@ const BUSY_TIMEOUT_MS = 5000;
  */
 export const sqlite: Dialect = {
   name: 'sqlite',
+  // knex's better-sqlite3 client inherits its `dialect` from the sqlite3 client it extends.
   knexDialect: 'sqlite3',
 
   knexConfig(config, logger) {
@@ -32,23 +38,29 @@ export const sqlite: Dialect = {
     const inMemory = filename === ':memory:';
     if (!inMemory) mkdirSync(dirname(filename), { recursive: true });
     // Another connection to ':memory:' would open another, empty database.
-    const readers = { size: inMemory ? 0 : (readConnections ?? 0), busyTimeoutMs: BUSY_TIMEOUT_MS };
+    const readers = inMemory ? 0 : (readConnections ?? 0);
     return {
-      client: sqliteClientClass(logger, readers),
+      client: sqliteClientClass(logger, { readers, busyLimitMs: BUSY_LIMIT_MS }),
       connection: { filename },
       useNullAsDefault: true,
       pool: {
         min: 1,
         max: 1,
         afterCreate(connection: SqliteConnection, done: (error: Error | null) => void) {
-          connection.exec(
-            [
-              'PRAGMA journal_mode = WAL',
-              'PRAGMA foreign_keys = ON',
-              `PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`,
-              `PRAGMA synchronous = ${synchronous ?? 'NORMAL'}`,
-            ].join(';'),
-            (error) => done(error),
+          // busy_timeout first: better-sqlite3 opens with 5 s, which would sleep on the main
+          // thread; switching a new file to WAL takes a lock another process may hold.
+          connection.pragma('busy_timeout = 0');
+          untilNotBusy(BUSY_LIMIT_MS, () =>
+            connection.exec(
+              [
+                'PRAGMA journal_mode = WAL',
+                'PRAGMA foreign_keys = ON',
+                `PRAGMA synchronous = ${synchronous ?? 'NORMAL'}`,
+              ].join(';'),
+            ),
+          ).then(
+            () => done(null),
+            (error: Error) => done(error),
           );
         },
       },
@@ -91,19 +103,20 @@ export const sqlite: Dialect = {
   forShare: (query) => query,
   serializeOn: () => Promise.resolve(),
 
+  // better-sqlite3 reports SQLite's extended result codes.
   isUniqueViolation(error) {
-    const { code, message } = driverError(error);
-    return code === 'SQLITE_CONSTRAINT' && message.includes('UNIQUE');
+    const { code } = driverError(error);
+    return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
   },
 
-  isForeignKeyViolation(error) {
-    const { code, message } = driverError(error);
-    return code === 'SQLITE_CONSTRAINT' && message.includes('FOREIGN KEY');
-  },
+  isForeignKeyViolation: (error) => driverError(error).code === 'SQLITE_CONSTRAINT_FOREIGNKEY',
 
-  // Another process held the database past the busy timeout (or a case where SQLite does not
-  // wait at all); the statement or BEGIN did nothing.
-  isTransientFailure: (error) => driverError(error).code === 'SQLITE_BUSY',
+  // Another process held the database past the limit (SQLITE_BUSY), or a read snapshot's view
+  // went stale under a writer (SQLITE_BUSY_SNAPSHOT), ...: the statement or BEGIN did nothing,
+  // or the transaction was rolled back (sqlite-connection.ts `mayRetryBusy`).
+  isTransientFailure: (error) => isBusy(error),
+
+  writeInOneCall: (db, work) => (db.client as unknown as OneCallWriter).writeInOneCall(work),
 
   tallyTriggers: sqliteTallyTriggers,
 
@@ -115,6 +128,7 @@ function sqliteConfig(config: DatabaseConfig): SqliteConfig {
   return config;
 }
 
-interface SqliteConnection {
-  exec(sql: string, callback: (error: Error | null) => void): void;
+/** The part of sqlite-client.ts's client that group commit reaches through the dialect. */
+interface OneCallWriter {
+  writeInOneCall<T>(work: (statements: SynchronousStatements) => T): Promise<T>;
 }
