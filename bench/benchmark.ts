@@ -197,6 +197,7 @@ export class Benchmark {
       databaseEnv: prepared.fresh.env,
       keyEncryptionSecret: prepared.keyEncryptionSecret,
       metricsToken: prepared.metricsToken,
+      profileDirectory: this.options.profileDirectory,
       log: this.log,
     });
     const stopServices = async () => {

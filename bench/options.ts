@@ -24,6 +24,8 @@ export interface BenchOptions {
   deepPage: number;
   /** Where the machine-readable results go. */
   resultsPath: string;
+  /** A directory for CPU profiles of every service process (`node --cpu-prof`); off if absent. */
+  profileDirectory: string | undefined;
 }
 
 const FULL = {
@@ -83,6 +85,10 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     .option('--other-events <n>', "another employer's events", nonNegativeInteger)
     .option('--deep-page <n>', 'the page read by the deep-page scenarios', positiveInteger, 50)
     .option('--results <path>', 'where to write the JSON results', 'bench/results.json')
+    .option(
+      '--profile <dir>',
+      'write a CPU profile of every service process into <dir> (summarise with bench/profile-summary.ts)',
+    )
     .allowExcessArguments(false)
     .parse(argv, { from: 'user' });
   const given = command.opts<{
@@ -99,6 +105,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     otherEvents?: number;
     deepPage: number;
     results: string;
+    profile?: string;
   }>();
   const defaults = given.quick ? QUICK : FULL;
   const options: BenchOptions = {
@@ -115,6 +122,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     otherEvents: given.otherEvents ?? defaults.otherEvents,
     deepPage: given.deepPage,
     resultsPath: given.results,
+    profileDirectory: given.profile,
   };
   const inconsistency = inconsistencyOf(options);
   if (inconsistency) command.error(`error: ${inconsistency}`);

@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { SERVICE_ENTRY } from './build.js';
 import { freePort, processTree, spawnChild, type Child } from './processes.js';
 
@@ -56,6 +57,7 @@ export async function startServices(input: {
   databaseEnv: Record<string, string>;
   keyEncryptionSecret: string;
   metricsToken: string;
+  profileDirectory?: string;
   log: (line: string) => void;
 }): Promise<RunningService[]> {
   const { configurations, log, ...common } = input;
@@ -87,11 +89,16 @@ export async function startService(input: {
   databaseEnv: Record<string, string>;
   keyEncryptionSecret: string;
   metricsToken: string;
+  profileDirectory?: string;
 }): Promise<RunningService> {
   const { configuration, port } = input;
   const url = `http://127.0.0.1:${port}`;
   const logged = { lines: 0, first: [] as string[] };
-  const child = spawnChild(process.execPath, [SERVICE_ENTRY], {
+  // Cluster workers inherit the primary's flags; each process writes its profile when it exits.
+  const profiling = input.profileDirectory
+    ? ['--cpu-prof', `--cpu-prof-dir=${resolve(input.profileDirectory, configuration.label)}`]
+    : [];
+  const child = spawnChild(process.execPath, [...profiling, SERVICE_ENTRY], {
     cwd: input.repository,
     onLine: (line) => {
       if (!line.trim()) return;
