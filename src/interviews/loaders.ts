@@ -7,6 +7,7 @@ import type {
   InterviewerRow,
 } from '../db/rows.js';
 import type { SecretBox } from '../security/secret-box.js';
+import type { EventGraph, EventParts } from './event-graph.js';
 import { linksFromTokens, type LobbyLinks } from './lobby-links.js';
 import type { InterviewReadStore } from './read-store.js';
 
@@ -26,6 +27,17 @@ export interface InterviewLoaders {
   lobbyLinks: DataLoader<string, LobbyLinks>;
   /** By record id: the streaming URL of its latest recording, or null. */
   recordingUrl: DataLoader<string, string | null>;
+  /**
+   * One employer's events by id with the lists `parts` names, read in one statement; the event
+   * and its lists prime the loaders above, so the fields below them read nothing more.
+   */
+  eventGraphs(
+    employerId: string,
+    ids: readonly string[],
+    parts: EventParts,
+  ): Promise<Map<string, EventRow>>;
+  /** Primes the loaders with events already read with (some of) their lists. */
+  prime(graphs: readonly EventGraph[]): void;
 }
 
 /** Streaming URLs of many records' recordings, one per id in order (src/recordings). */
@@ -43,7 +55,7 @@ export function createInterviewLoaders(
   const interviewee = new DataLoader(async (ids: readonly string[]) =>
     byId(ids, await store.intervieweesByIds(ids)),
   );
-  return {
+  const loaders: InterviewLoaders = {
     event: new DataLoader(async (ids) => byId(ids, await store.eventsByIds(ids))),
     // Rows read through their event are primed by id, so that a record's interviewee or an
     // outcome's interviewer already read this way is not read a second time.
@@ -72,7 +84,30 @@ export function createInterviewLoaders(
       return tokens.map((rows) => linksFromTokens(rows, lobbyTokenBox, publicUrl));
     }),
     recordingUrl: new DataLoader(recordingUrls),
+    async eventGraphs(employerId, ids, parts) {
+      const graphs = await store.eventGraphsByIds(employerId, ids, parts);
+      loaders.prime(graphs);
+      return new Map(graphs.map(({ event }) => [event.id, event]));
+    },
+    prime(graphs) {
+      for (const { event, interviewers, interviewees, lobbyTokens } of graphs) {
+        loaders.event.prime(event.id, event);
+        if (interviewers) {
+          loaders.interviewersOfEvent.prime(event.id, primed(interviewer, interviewers));
+        }
+        if (interviewees) {
+          loaders.intervieweesOfEvent.prime(event.id, primed(interviewee, interviewees));
+        }
+        if (lobbyTokens) {
+          loaders.lobbyLinks.prime(
+            event.id,
+            linksFromTokens(lobbyTokens, lobbyTokenBox, publicUrl),
+          );
+        }
+      }
+    },
   };
+  return loaders;
 }
 
 function primed<T extends { id: string }>(

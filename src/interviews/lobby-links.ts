@@ -20,7 +20,7 @@ export function lobbyUrl(publicUrl: string, role: LobbyTokenRow['role'], token: 
 }
 
 export function linksFromTokens(
-  rows: LobbyTokenRow[],
+  rows: ReadonlyArray<Pick<LobbyTokenRow, 'role' | 'interviewee_id' | 'token_encrypted'>>,
   box: SecretBox,
   publicUrl: string,
 ): LobbyLinks {
