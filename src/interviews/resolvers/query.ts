@@ -25,11 +25,12 @@ export const Query: QueryResolvers<InterviewContext> = {
         : await context.loaders.eventGraphs(employerId, ids, selectedEventParts(info));
     return { events: input.ids.map((id) => found.get(id) ?? null) };
   },
-  findVirtualInterviewEvents: async (_root, { first, after, input }, context) => {
+  findVirtualInterviewEvents: async (_root, { first, after, input }, context, info) => {
     const employerId = requireEmployer(context);
-    const page = await context.interviews.finder.find({ employerId, first, after, input });
-    // The page's nested fields read their event by id: it is already here.
-    for (const event of page.events) context.loaders.event.prime(event.id, event);
+    const parts = selectedEventParts(info);
+    const page = await context.interviews.finder.find({ employerId, first, after, input, parts });
+    // The page's nested fields read their event (and the lists read with it) by id: it is here.
+    context.loaders.prime(page.graphs);
     return page;
   },
 };
