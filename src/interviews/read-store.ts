@@ -1,6 +1,6 @@
 import { Store } from '../db/store.js';
 import type { EventGraph, EventParts } from './event-graph.js';
-import { eventGraphOf, eventsByIdsSql } from './event-graph-store.js';
+import { eventGraphOf, eventsByIdsStatement } from './event-graph-store.js';
 import type {
   EventRow,
   InterviewOutcomeRow,
@@ -40,8 +40,8 @@ export class InterviewReadStore extends Store {
     parts: EventParts,
   ): Promise<EventGraph[]> {
     const { dialect } = this;
-    const sql = eventsByIdsSql(dialect, parts.interviewers, parts.interviewees, parts.lobbyTokens);
-    const rows = await dialect.select(this.db, sql, [employerId, JSON.stringify(ids)]);
+    const { sql, bindings } = eventsByIdsStatement(dialect, employerId, ids, parts);
+    const rows = await dialect.select(this.db, sql, bindings);
     return rows.map((row) => eventGraphOf(dialect, row));
   }
 

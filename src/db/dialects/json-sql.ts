@@ -11,8 +11,6 @@ export interface JsonSql {
    * order, as a JSON array: `[]` when there are none, never null.
    */
   arrayOf(element: string, orderBy: string): string;
-  /** A subquery answering one row (column `value`) per element of a JSON array of strings. */
-  elementsOf(jsonArray: string): string;
   /** A column built with these functions, as the driver returns it, as a JavaScript value. */
   parse(value: unknown): unknown;
 }
@@ -31,14 +29,12 @@ export const sqliteJson: JsonSql = {
   object: (entries) => `json_object(${keyValueArguments(entries)})`,
   // Over no rows (no GROUP BY) json_group_array answers '[]' by itself.
   arrayOf: (element, orderBy) => `json_group_array(${element} order by ${orderBy})`,
-  elementsOf: (jsonArray) => `select value from json_each(${jsonArray})`,
   parse: (value) => JSON.parse(value as string),
 };
 
 export const postgresJson: JsonSql = {
   object: (entries) => `json_build_object(${keyValueArguments(entries)})`,
   arrayOf: (element, orderBy) => `coalesce(json_agg(${element} order by ${orderBy}), '[]'::json)`,
-  elementsOf: (jsonArray) => `select json_array_elements_text(cast(${jsonArray} as json)) as value`,
   // node-postgres parses json columns itself.
   parse: (value) => value,
 };
