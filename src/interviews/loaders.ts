@@ -91,18 +91,16 @@ export function createInterviewLoaders(
     },
     prime(graphs) {
       for (const { event, interviewers, interviewees, lobbyTokens } of graphs) {
-        loaders.event.prime(event.id, event);
+        primeKnown(loaders.event, event.id, event);
         if (interviewers) {
-          loaders.interviewersOfEvent.prime(event.id, primed(interviewer, interviewers));
+          primeKnown(loaders.interviewersOfEvent, event.id, primed(interviewer, interviewers));
         }
         if (interviewees) {
-          loaders.intervieweesOfEvent.prime(event.id, primed(interviewee, interviewees));
+          primeKnown(loaders.intervieweesOfEvent, event.id, primed(interviewee, interviewees));
         }
         if (lobbyTokens) {
-          loaders.lobbyLinks.prime(
-            event.id,
-            linksFromTokens(lobbyTokens, lobbyTokenBox, publicUrl),
-          );
+          const links = linksFromTokens(lobbyTokens, lobbyTokenBox, publicUrl);
+          primeKnown(loaders.lobbyLinks, event.id, links);
         }
       }
     },
@@ -114,8 +112,34 @@ function primed<T extends { id: string }>(
   loader: DataLoader<string, T | undefined>,
   rows: T[],
 ): T[] {
-  for (const row of rows) loader.prime(row.id, row);
+  for (const row of rows) primeKnown(loader, row.id, row);
   return rows;
+}
+
+/** Values primed into each loader, readable without waiting (see loaded). */
+const knownValues = new WeakMap<object, Map<string, unknown>>();
+
+function primeKnown<V>(loader: DataLoader<string, V>, key: string, value: V): void {
+  let known = knownValues.get(loader);
+  if (!known) knownValues.set(loader, (known = new Map()));
+  if (known.has(key)) return;
+  known.set(key, value);
+  loader.prime(key, value);
+}
+
+/**
+ * The loader's value for `key`: the value itself when it was primed from a read already made,
+ * so that a field answering from it completes without a promise (graphql's executor is much
+ * cheaper on values than on promises); else the loader's promise.
+ */
+export function loaded<V>(loader: DataLoader<string, V>, key: string): V | Promise<V> {
+  const known = knownValues.get(loader);
+  return known?.has(key) ? (known.get(key) as V) : loader.load(key);
+}
+
+/** `then` for a value that may or may not be a promise yet. */
+export function whenLoaded<V, R>(value: V | Promise<V>, use: (value: V) => R): R | Promise<R> {
+  return value instanceof Promise ? value.then(use) : use(value);
 }
 
 const eventIdOf = (row: { event_id: string }) => row.event_id;
