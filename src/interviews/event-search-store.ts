@@ -45,18 +45,29 @@ export class EventSearchStore extends Store {
 
   /**
    * Up to `limit` events that pass the filters and come after `after`, in order, each with the
-   * lists `parts` names.
+   * lists `parts` names. The lists are read around the page, not inside it, so that they are
+   * read for the page's events only, whether or not the engine sorts the matching events.
    */
   async page(request: EventPageQuery): Promise<EventGraph[]> {
     const { employerId, filters, order, after, limit, parts } = request;
     const { dialect } = this;
-    const lists = eventPartColumns(dialect, parts, 'interview_events');
-    const query = this.matching(employerId, withImpliedBounds(filters))
-      .select(['*', ...lists.map((column) => this.db.raw(column))])
-      .orderBy(order.map((key) => ({ column: key.column, order: key.descending ? 'desc' : 'asc' })))
+    const ordered = (prefix: string) =>
+      order.map((key) => ({
+        column: `${prefix}${key.column}`,
+        order: key.descending ? ('desc' as const) : ('asc' as const),
+      }));
+    const page = this.matching(employerId, withImpliedBounds(filters))
+      .select('*')
+      .orderBy(ordered(''))
       .limit(limit);
-    if (after) query.where((builder) => afterPosition(builder, order, after));
-    const rows: Array<Record<string, unknown>> = await query;
+    if (after) page.where((builder) => afterPosition(builder, order, after));
+    const lists = eventPartColumns(dialect, parts, 'page');
+    const rows: Array<Record<string, unknown>> = lists.length
+      ? await this.db
+          .select(['page.*', ...lists.map((column) => this.db.raw(column))])
+          .from(page.as('page'))
+          .orderBy(ordered('page.'))
+      : await page;
     return rows.map((row) => eventGraphOf(dialect, row));
   }
 
