@@ -32,7 +32,7 @@ import {
   type ErrorCode,
 } from './errors.js';
 import { AnswerBudget, countAnswers } from './limits/answer-size.js';
-import { costLimitError } from './limits/cost-limit.js';
+import { CostLimit } from './limits/cost-limit.js';
 
 /**
  * Resolves a bearer token to its principal; else why it is refused (the verifier says), or null
@@ -58,7 +58,7 @@ const JSON_MEDIA_TYPE = 'application/json';
  * `POST /graphql`: bearer authentication first (so an unauthenticated caller never reaches the
  * parser), then a size-limited JSON body, then graphql-http over the schema. Documents come from
  * a cache of parsed and validated queries; the cost limit, which depends on the variables, is
- * checked for every request.
+ * checked for every request that has any.
  */
 export function graphqlRouter<Context extends GatewayContext>(
   options: GatewayOptions<Context>,
@@ -66,6 +66,7 @@ export function graphqlRouter<Context extends GatewayContext>(
   const { limits } = options;
   const schema = countAnswers(options.schema, (context) => (context as GatewayContext).answer);
   const documents = new DocumentCache(schema, limits);
+  const costs = new CostLimit(schema, limits.maxCost);
   const formatError = countingGraphQLErrors(createErrorFormatter(options.logger));
   const answerLimits = { maxNodes: limits.maxResponseNodes, maxBytes: limits.maxResponseBytes };
 
@@ -85,13 +86,7 @@ export function graphqlRouter<Context extends GatewayContext>(
         params.variables ?? {},
       );
       if (variables.errors) return variables.errors.map(asBadUserInput);
-      const tooCostly = costLimitError(
-        schema,
-        prepared.document,
-        operation,
-        variables.coerced,
-        limits.maxCost,
-      );
+      const tooCostly = costs.error(prepared.document, operation, variables.coerced);
       if (tooCostly) return [tooCostly];
       return {
         schema,

@@ -3,6 +3,7 @@ import { ValidationError } from '../errors.js';
 import { planCount } from './event-count.js';
 import type { CursorScope, EventCursors } from './event-cursor.js';
 import { eventFilters } from './event-filter.js';
+import type { EventParts } from './event-graph.js';
 import type { EventPage } from './event-page.js';
 import type { EventSearchStore } from './event-search-store.js';
 import { eventOrder, positionOf } from './event-sort.js';
@@ -12,6 +13,8 @@ export interface FindEventsRequest {
   first: number | null | undefined;
   after: string | null | undefined;
   input: FindVirtualInterviewEventsInput;
+  /** The lists to read with the page's events. */
+  parts: EventParts;
 }
 
 /** Page size when `first` is omitted (DESIGN §5). */
@@ -43,9 +46,10 @@ export class EventFinder {
     };
     // Only null/undefined mean "from the start"; an empty string is a malformed cursor.
     const after = request.after == null ? null : this.cursors.decode(request.after, scope);
-    const rows = await this.store.page({ ...scope, after, limit: size + 1 });
+    const rows = await this.store.page({ ...scope, after, limit: size + 1, parts: request.parts });
 
-    const events = rows.slice(0, size);
+    const graphs = rows.slice(0, size);
+    const events = graphs.map(({ event }) => event);
     const edges = events.map((node) => ({
       node,
       cursor: this.cursors.encode(positionOf(node, scope.order), scope),
@@ -54,6 +58,7 @@ export class EventFinder {
     return {
       edges,
       events,
+      graphs,
       countMatching: () =>
         (counted ??= this.store.count(scope.employerId, planCount(scope.filters))),
       pageInfo: {

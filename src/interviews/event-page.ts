@@ -1,4 +1,5 @@
 import type { EventRow } from '../db/rows.js';
+import type { EventGraph } from './event-graph.js';
 
 /**
  * One page of `findVirtualInterviewEvents`, the parent of its connection's fields (codegen.ts
@@ -8,6 +9,8 @@ import type { EventRow } from '../db/rows.js';
 export interface EventPage {
   edges: Array<{ node: EventRow; cursor: string }>;
   events: EventRow[];
+  /** The page's events with the lists that were read with them. */
+  graphs: EventGraph[];
   pageInfo: {
     hasNextPage: boolean;
     hasPreviousPage: boolean;

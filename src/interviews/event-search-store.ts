@@ -1,8 +1,9 @@
 import type { Knex } from 'knex';
 import { TALLY_COUNT_COLUMN } from '../db/row-tally.js';
-import type { EventRow } from '../db/rows.js';
 import { Store } from '../db/store.js';
 import type { CountPlan, DayRange } from './event-count.js';
+import type { EventGraph, EventParts } from './event-graph.js';
+import { eventGraphOf, eventPartColumns } from './event-graph-store.js';
 import { withImpliedBounds, type EventFilters, type InstantRange } from './event-filter.js';
 import type { EventOrder, EventPosition } from './event-sort.js';
 
@@ -13,6 +14,8 @@ export interface EventPageQuery {
   /** The position of the last event of the previous page; null for the first page. */
   after: EventPosition | null;
   limit: number;
+  /** The lists read with each event, in the same statement. */
+  parts: EventParts;
 }
 
 /**
@@ -40,14 +43,32 @@ export class EventSearchStore extends Store {
     );
   }
 
-  /** Up to `limit` events that pass the filters and come after `after`, in order. */
-  page({ employerId, filters, order, after, limit }: EventPageQuery): Promise<EventRow[]> {
-    const query = this.matching(employerId, withImpliedBounds(filters))
+  /**
+   * Up to `limit` events that pass the filters and come after `after`, in order, each with the
+   * lists `parts` names. The lists are read around the page, not inside it, so that they are
+   * read for the page's events only, whether or not the engine sorts the matching events.
+   */
+  async page(request: EventPageQuery): Promise<EventGraph[]> {
+    const { employerId, filters, order, after, limit, parts } = request;
+    const { dialect } = this;
+    const ordered = (prefix: string) =>
+      order.map((key) => ({
+        column: `${prefix}${key.column}`,
+        order: key.descending ? ('desc' as const) : ('asc' as const),
+      }));
+    const page = this.matching(employerId, withImpliedBounds(filters))
       .select('*')
-      .orderBy(order.map((key) => ({ column: key.column, order: key.descending ? 'desc' : 'asc' })))
+      .orderBy(ordered(''))
       .limit(limit);
-    if (after) query.where((builder) => afterPosition(builder, order, after));
-    return query;
+    if (after) page.where((builder) => afterPosition(builder, order, after));
+    const lists = eventPartColumns(dialect, parts, 'page');
+    const rows: Array<Record<string, unknown>> = lists.length
+      ? await this.db
+          .select(['page.*', ...lists.map((column) => this.db.raw(column))])
+          .from(page.as('page'))
+          .orderBy(ordered('page.'))
+      : await page;
+    return rows.map((row) => eventGraphOf(dialect, row));
   }
 
   /** The kept count of the employer's events that start on the days of `days`. */

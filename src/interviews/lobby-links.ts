@@ -19,21 +19,42 @@ export function lobbyUrl(publicUrl: string, role: LobbyTokenRow['role'], token: 
   return `${publicUrl}${LOBBY_PATHS[role]}/${token}`;
 }
 
+/**
+ * The links of one event's tokens. Each URL is decrypted when first read, not before: a request
+ * that shows one of an event's links does not pay for opening the others.
+ */
 export function linksFromTokens(
-  rows: LobbyTokenRow[],
+  rows: ReadonlyArray<Pick<LobbyTokenRow, 'role' | 'interviewee_id' | 'token_encrypted'>>,
   box: SecretBox,
   publicUrl: string,
 ): LobbyLinks {
-  const links: LobbyLinks = {
-    landingPageUrl: null,
-    interviewerLobbyUrl: null,
-    intervieweeLobbyUrls: new Map(),
+  const urlOf = (row: (typeof rows)[number]) =>
+    lobbyUrl(publicUrl, row.role, box.open(row.token_encrypted));
+  // Where an event holds two tokens of a role, the later row is the one shown.
+  const urlOfRole = (role: LobbyTokenRow['role']) => {
+    const row = rows.findLast((candidate) => candidate.role === role);
+    return row ? urlOf(row) : null;
   };
-  for (const row of rows) {
-    const url = lobbyUrl(publicUrl, row.role, box.open(row.token_encrypted));
-    if (row.role === 'landing') links.landingPageUrl = url;
-    else if (row.role === 'interviewer') links.interviewerLobbyUrl = url;
-    else if (row.interviewee_id) links.intervieweeLobbyUrls.set(row.interviewee_id, url);
-  }
-  return links;
+  let landing: string | null | undefined;
+  let interviewer: string | null | undefined;
+  let interviewees: Map<string, string> | undefined;
+  return {
+    get landingPageUrl() {
+      return landing === undefined ? (landing = urlOfRole('landing')) : landing;
+    },
+    get interviewerLobbyUrl() {
+      return interviewer === undefined ? (interviewer = urlOfRole('interviewer')) : interviewer;
+    },
+    get intervieweeLobbyUrls() {
+      if (!interviewees) {
+        interviewees = new Map();
+        for (const row of rows) {
+          if (row.role === 'interviewee' && row.interviewee_id) {
+            interviewees.set(row.interviewee_id, urlOf(row));
+          }
+        }
+      }
+      return interviewees;
+    },
+  };
 }

@@ -1,4 +1,6 @@
 import { Store } from '../db/store.js';
+import type { EventGraph, EventParts } from './event-graph.js';
+import { eventGraphOf, eventsByIdsStatement } from './event-graph-store.js';
 import type {
   EventRow,
   InterviewOutcomeRow,
@@ -31,6 +33,18 @@ const JOINED = 'joined_interviewer__';
  * answers with one query, so a page of events costs the same number of queries whatever its size.
  */
 export class InterviewReadStore extends Store {
+  /** One employer's events by id, each with the lists `parts` names, in one statement. */
+  async eventGraphsByIds(
+    employerId: string,
+    ids: readonly string[],
+    parts: EventParts,
+  ): Promise<EventGraph[]> {
+    const { dialect } = this;
+    const { sql, bindings } = eventsByIdsStatement(dialect, employerId, ids, parts);
+    const rows = await dialect.select(this.db, sql, bindings);
+    return rows.map((row) => eventGraphOf(dialect, row));
+  }
+
   eventsByIds(ids: readonly string[]): Promise<EventRow[]> {
     return this.db('interview_events').whereIn('id', ids);
   }

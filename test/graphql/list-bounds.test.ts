@@ -79,10 +79,16 @@ const STORED = 3 * MAX_EVENT_IDS + 7;
 /** What a resolver gives back when asked with `args`: the lengths of the lists it holds. */
 type Probe = (args: Record<string, unknown>) => Promise<number[]>;
 
+/** What the resolvers read of the resolve info: no selection below the field. */
+const NO_INFO = { fieldNodes: [], fragments: {} } as unknown as GraphQLResolveInfo;
+
 const context = {
   principal: { employerId: EMPLOYER },
   loaders: {
     event: { load: async (id: string) => ({ ...items(1, id)[0], id }), prime: () => undefined },
+    eventGraphs: async (_employerId: string, ids: string[]) =>
+      new Map(ids.map((id) => [id, { ...items(1, id)[0], id }])),
+    prime: () => undefined,
     interviewersOfEvent: { load: async () => items(STORED, 'interviewer') },
     intervieweesOfEvent: { load: async () => items(STORED, 'interviewee') },
     recordsOfInterviewee: { load: async () => items(STORED, 'record') },
@@ -92,7 +98,7 @@ const context = {
     // A store that answers more rows than it was asked for: the finder must still cut the page.
     finder: new EventFinder(
       {
-        page: async () => items(STORED, 'event'),
+        page: async () => items(STORED, 'event').map((event) => ({ event })),
         count: async () => STORED,
       } as unknown as EventSearchStore,
       new EventCursors('x'.repeat(32)),
@@ -107,7 +113,7 @@ async function listsOf(parentType: string, parent: unknown): Promise<number[]> {
   const lengths: number[] = [];
   for (const field of Object.values(type.getFields())) {
     if (!isListType(getNullableType(field.type))) continue;
-    const value = await field.resolve!(parent, {}, context, {} as GraphQLResolveInfo);
+    const value = await field.resolve!(parent, {}, context, NO_INFO);
     lengths.push((value as unknown[]).length);
   }
   return lengths;
@@ -115,7 +121,7 @@ async function listsOf(parentType: string, parent: unknown): Promise<number[]> {
 
 function probe(coordinate: string, parent: unknown = { id: 'parent-1' }): Probe {
   return async (args) => {
-    const result = await resolverOf(coordinate)(parent, args, context, {} as GraphQLResolveInfo);
+    const result = await resolverOf(coordinate)(parent, args, context, NO_INFO);
     const returned = schema.getType(coordinate.split('.')[0]!);
     assert.ok(isObjectType(returned));
     const field = returned.getFields()[coordinate.split('.')[1]!]!;

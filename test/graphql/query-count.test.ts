@@ -28,14 +28,38 @@ const PAGE = `query($first: Int) {
   }
 }`;
 
+/** The benchmark's P2 shape (bench/operations.ts): events by id with interviewers and interviewee. */
+const BY_ID = `query($ids: [ID!]!) {
+  virtualInterviewEvents(input: { ids: $ids }) {
+    events {
+      id title status startTime endTime timezone mediaType interviewerLobbyUrl
+      interviewersConnection { totalCount interviewers { id email name } }
+      intervieweesConnection {
+        totalCount
+        interviewees {
+          id name email status intervieweeLobbyUrl scheduledTime { startTime }
+          job { ... on EmployerJob { id } ... on VirtualInterviewJobInfo { title location } }
+        }
+      }
+    }
+  }
+}`;
+
 describeEachDialect('SQL queries per page', (database) => {
   let service: Awaited<ReturnType<typeof startTestService>>;
+  const eventIds: string[] = [];
 
   before(async function () {
     this.timeout(120_000);
     const tenant = await insertTenant(database().db, 'count');
-    for (let i = 0; i < 100; i += 1)
-      await insertEventGraph(database().db, tenant, Date.UTC(2026, 0, 1) + i * 3_600_000);
+    for (let i = 0; i < 100; i += 1) {
+      const graph = await insertEventGraph(
+        database().db,
+        tenant,
+        Date.UTC(2026, 0, 1) + i * 3_600_000,
+      );
+      eventIds.push(graph.event.id);
+    }
     const principal = employerAppPrincipal(tenant);
     service = await startTestService(database(), { authenticate: async () => principal });
   });
@@ -95,5 +119,39 @@ describeEachDialect('SQL queries per page', (database) => {
     assert.deepEqual(counting((await run(without)).statements), []);
     const twice = `{ findVirtualInterviewEvents(input: {}, first: 3) { a: totalCount b: totalCount } }`;
     assert.equal(counting((await run(twice)).statements).length, 1);
+  });
+
+  it('reads events by id with their interviewers, interviewee and lobby URLs in one statement', async () => {
+    for (const count of [1, 20, 98]) {
+      const ids = eventIds.slice(0, count);
+      const { data, statements } = await run(BY_ID, { ids: [...ids, ids[0], 'not-an-event'] });
+      const events = data.virtualInterviewEvents.events;
+      assert.equal(events.length, count + 2);
+      assert.equal(events[count + 1], null);
+      assert.deepEqual(events[count], events[0]);
+      for (const [index, event] of events.slice(0, count).entries()) {
+        assert.equal(event.id, ids[index]);
+        assert.equal(event.interviewersConnection.totalCount, 2);
+        assert.deepEqual(
+          event.interviewersConnection.interviewers.map((i: { email: string }) => i.email),
+          ['Lee@Example.com', 'sam@example.com'],
+        );
+        assert.match(event.interviewerLobbyUrl, /\/lobby\/interviewer\//);
+        const [interviewee] = event.intervieweesConnection.interviewees;
+        assert.match(interviewee.intervieweeLobbyUrl, /\/lobby\/interviewee\//);
+        assert.equal(interviewee.job.title, 'Backend engineer');
+      }
+      assert.equal(statements.length, 1, statements.join('\n'));
+    }
+  });
+
+  it('reads events by id alone when nothing below them is selected', async () => {
+    const { data, statements } = await run(
+      'query($ids: [ID!]!) { virtualInterviewEvents(input: { ids: $ids }) { events { id } } }',
+      { ids: eventIds.slice(0, 3) },
+    );
+    assert.equal(data.virtualInterviewEvents.events.length, 3);
+    assert.equal(statements.length, 1);
+    assert.doesNotMatch(statements[0]!, /interviewers|interviewees|lobby_tokens/);
   });
 });

@@ -11,6 +11,7 @@ describe('virtualInterviewEvents when the database fails', () => {
   it('reports the failure instead of answering null, which would read as "not found"', async () => {
     const failing = {
       eventsByIds: async () => Promise.reject(new Error('connection refused')),
+      eventGraphsByIds: async () => Promise.reject(new Error('connection refused')),
     } as unknown as InterviewReadStore;
     const context = {
       requestId: 'r',
@@ -38,12 +39,10 @@ describe('virtualInterviewEvents when the database fails', () => {
       info: GraphQLResolveInfo,
     ) => Promise<unknown>;
     await assert.rejects(
-      resolve(
-        {},
-        { input: { ids: ['00000000-0000-0000-0000-000000000001'] } },
-        context,
-        {} as GraphQLResolveInfo,
-      ),
+      resolve({}, { input: { ids: ['00000000-0000-0000-0000-000000000001'] } }, context, {
+        fieldNodes: [],
+        fragments: {},
+      } as unknown as GraphQLResolveInfo),
       /connection refused/,
     );
   });

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { DatabaseConfig } from '../../config.js';
 import type { RowTally, TallyTriggers } from './row-tally.js';
 import type { EpochTriggers } from './epoch-triggers.js';
+import type { JsonSql } from './json-sql.js';
 import type { NotificationChannel, NotificationChannelOptions } from './notification-channel.js';
 
 /**
@@ -107,6 +108,16 @@ export interface Dialect {
 
   /** Triggers that move change epoch `epoch` on every update or delete of `tables`. */
   epochTriggers(tables: string[], epoch: string): EpochTriggers;
+
+  /** JSON built in SQL: a row with the rows that belong to it in one statement (./json-sql.ts). */
+  readonly json: JsonSql;
+
+  /**
+   * Runs a `select` given as SQL text (with `?` placeholders) and its bindings, and answers its
+   * rows: how stores run SQL they built once per shape instead of once per call. Outside a
+   * transaction it is a plain read, run where the engine runs plain reads.
+   */
+  select(db: Knex | Knex.Transaction, sql: string, bindings: readonly unknown[]): Promise<Row[]>;
 }
 
 /** Statements run at once, inside `Dialect.writeInOneCall`: built with knex, never awaited. */
@@ -115,6 +126,8 @@ export interface SynchronousStatements {
   /** The rows a reading query returns. */
   rows<Row>(query: Knex.QueryBuilder): Row[];
 }
+/** A row as the driver answers it, before a store gives it its type. */
+export type Row = Record<string, unknown>;
 
 /** Where a database is, as the operator configured it (no credentials). */
 export interface DatabaseLocation {

@@ -4,7 +4,7 @@ import type { Dialect } from './dialect.js';
 import { postgres } from './postgres.js';
 import { sqlite } from './sqlite.js';
 
-export type { DatabaseLocation, Dialect } from './dialect.js';
+export type { DatabaseLocation, Dialect, Row } from './dialect.js';
 
 /** Every engine the service runs on. Another one is a module beside these, listed here. */
 export const DIALECTS: readonly Dialect[] = [sqlite, postgres];

@@ -16,6 +16,9 @@ interface BuilderShape {
   _single?: { lock?: unknown };
 }
 
+/** `knex.raw` statements that only read (the dialect's `select` marks them). */
+export const readOnlyStatements = new WeakSet<object>();
+
 /** Methods of knex's query builder that only read. */
 const READ_METHODS = new Set(['select', 'first', 'pluck']);
 
@@ -66,12 +69,9 @@ export class SqliteReaders {
   /** Whether the query may run on a reader: a plain read, outside any transaction. */
   static accepts(builder: unknown, transacting: boolean | undefined): boolean {
     const query = builder as BuilderShape;
-    return (
-      !transacting &&
-      query._connection === undefined &&
-      READ_METHODS.has(query._method ?? '') &&
-      !query._single?.lock
-    );
+    if (transacting || query._connection !== undefined) return false;
+    if (readOnlyStatements.has(query)) return true;
+    return READ_METHODS.has(query._method ?? '') && !query._single?.lock;
   }
 
   /**

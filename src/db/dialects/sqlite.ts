@@ -2,10 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { DatabaseConfig } from '../../config.js';
-import { driverError, type Dialect, type SynchronousStatements } from './dialect.js';
+import type { Knex } from 'knex';
+import { driverError, type Dialect, type Row, type SynchronousStatements } from './dialect.js';
 import { sqliteEpochTriggers } from './epoch-triggers.js';
+import { sqliteJson } from './json-sql.js';
 import { sqliteClientClass } from './sqlite-client.js';
 import { isBusy, untilNotBusy, type SqliteConnection } from './sqlite-connection.js';
+import { readOnlyStatements } from './sqlite-readers.js';
 import { sqliteTallyTriggers } from './sqlite-row-tally.js';
 
 type SqliteConfig = Extract<DatabaseConfig, { client: 'sqlite' }>;
@@ -121,6 +124,14 @@ export const sqlite: Dialect = {
   tallyTriggers: sqliteTallyTriggers,
 
   epochTriggers: sqliteEpochTriggers,
+
+  json: sqliteJson,
+
+  async select(db, sql, bindings) {
+    const raw = db.raw(sql, bindings as Knex.RawBinding[]);
+    readOnlyStatements.add(raw);
+    return (await raw) as Row[];
+  },
 };
 
 function sqliteConfig(config: DatabaseConfig): SqliteConfig {

@@ -110,6 +110,7 @@ function countingResolver(
       : isNonNullType(type)
         ? KEEP
         : null;
+  const shape = shapeOf(type);
   // Runs for every field of every answer: nothing is allocated for a value resolved at once.
   return (source, args, context, info) => {
     const budget = budgetOf(context);
@@ -125,9 +126,22 @@ function countingResolver(
       // rejection instead travels with its siblings.
       return Promise.reject(error as Error);
     }
-    if (!isPromiseLike(value)) return counted(budget, type, cut, info, value);
-    return value.then((resolved) => counted(budget, type, cut, info, resolved));
+    if (!isPromiseLike(value)) return counted(budget, shape, cut, info, value);
+    return value.then((resolved) => counted(budget, shape, cut, info, resolved));
   };
+}
+
+/** What a field's type says about the size of its values, worked out once per field. */
+interface Shape {
+  /** A list (whatever its nullability). */
+  list: boolean;
+  /** Of objects, interfaces or unions (its items, for a list). */
+  composite: boolean;
+}
+
+function shapeOf(type: GraphQLOutputType): Shape {
+  const nullable = getNullableType(type);
+  return { list: isListType(nullable), composite: isCompositeType(getNamedType(nullable)) };
 }
 
 /** What a field answers once the budget is spent (besides null). */
@@ -137,30 +151,26 @@ type Cut = typeof CUT_LIST | typeof KEEP | null;
 
 function counted(
   budget: AnswerBudget,
-  type: GraphQLOutputType,
+  shape: Shape,
   cut: Cut,
   info: GraphQLResolveInfo,
   value: unknown,
 ): unknown {
   const keyBytes = String(info.path.key).length + 4;
-  if (budget.spend(nodesIn(value, type), keyBytes + bytesOf(value, type))) return value;
+  if (budget.spend(nodesIn(value, shape), keyBytes + bytesOf(value, shape))) return value;
   return cut === KEEP ? value : cut === CUT_LIST ? [] : null;
 }
 
 /** Objects a resolved value adds (those selected inside it are counted by their own fields). */
-function nodesIn(value: unknown, type: GraphQLOutputType): number {
-  if (value === null || value === undefined) return 0;
-  const nullable = getNullableType(type);
-  if (!isCompositeType(getNamedType(nullable))) return 0;
-  return isListType(nullable) && Array.isArray(value) ? value.length : 1;
+function nodesIn(value: unknown, { list, composite }: Shape): number {
+  if (value === null || value === undefined || !composite) return 0;
+  return list && Array.isArray(value) ? value.length : 1;
 }
 
 /** Roughly the bytes a resolved value adds to the serialized answer, before what is inside it. */
-function bytesOf(value: unknown, type: GraphQLOutputType): number {
+function bytesOf(value: unknown, { list, composite }: Shape): number {
   if (value === null || value === undefined) return 4;
-  const nullable = getNullableType(type);
-  const composite = isCompositeType(getNamedType(nullable));
-  if (isListType(nullable) && Array.isArray(value)) {
+  if (list && Array.isArray(value)) {
     if (composite) return 2 + value.length * 3;
     let bytes = 2;
     for (const item of value) bytes += leafBytes(item) + 1;

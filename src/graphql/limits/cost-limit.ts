@@ -42,6 +42,37 @@ export function costLimitError(
   );
 }
 
+/**
+ * The cost limit of one schema. An operation without variables costs the same every time it
+ * runs, so its outcome is kept with the (cached, long-lived) operation instead of worked out
+ * again for every request.
+ */
+export class CostLimit {
+  private readonly fixed = new WeakMap<OperationDefinitionNode, { error?: GraphQLError }>();
+
+  constructor(
+    private readonly schema: GraphQLSchema,
+    private readonly maxCost: number,
+  ) {}
+
+  error(
+    document: DocumentNode,
+    operation: OperationDefinitionNode,
+    variableValues: Record<string, unknown>,
+  ): GraphQLError | undefined {
+    const { schema, maxCost } = this;
+    if (operation.variableDefinitions?.length) {
+      return costLimitError(schema, document, operation, variableValues, maxCost);
+    }
+    let known = this.fixed.get(operation);
+    if (!known) {
+      known = { error: costLimitError(schema, document, operation, {}, maxCost) };
+      this.fixed.set(operation, known);
+    }
+    return known.error;
+  }
+}
+
 /** The largest number of objects the operation's response can hold. */
 export function operationCost(
   schema: GraphQLSchema,

@@ -1,8 +1,11 @@
 import type { VirtualInterviewEventResolvers } from '../../../generated/graphql.js';
 import type { InterviewContext } from '../context.js';
+import { loaded, whenLoaded } from '../loaders.js';
 import { nestedPage } from '../nested-page.js';
 import { atOffset } from './offset-date-time.js';
 
+// Fields read from the request's loaders answer at once, without a promise, when the event's
+// read already brought what they show (see `loaded`).
 export const VirtualInterviewEvent: VirtualInterviewEventResolvers<InterviewContext> = {
   id: (event) => event.id,
   title: (event) => event.title,
@@ -13,21 +16,21 @@ export const VirtualInterviewEvent: VirtualInterviewEventResolvers<InterviewCont
   countryCode: (event) => event.country_code,
   status: (event, _args, { settle }) => settle.event(event),
   mediaType: (event) => event.media_type,
-  interviewerLobbyUrl: async (event, _args, { loaders }) => {
-    const url = (await loaders.lobbyLinks.load(event.id)).interviewerLobbyUrl;
-    if (!url) throw new Error(`event ${event.id} has no interviewer lobby token`);
-    return url;
-  },
-  interviewLandingPageUrl: async (event, _args, { loaders }) =>
-    (await loaders.lobbyLinks.load(event.id)).landingPageUrl,
-  interviewersConnection: async (event, args, { loaders }) => {
-    const list = await loaders.interviewersOfEvent.load(event.id);
-    const page = nestedPage(list, args, 'interviewersConnection');
-    return { ...page, interviewers: page.nodes };
-  },
-  intervieweesConnection: async (event, args, { loaders }) => {
-    const list = await loaders.intervieweesOfEvent.load(event.id);
-    const page = nestedPage(list, args, 'intervieweesConnection');
-    return { ...page, interviewees: page.nodes };
-  },
+  interviewerLobbyUrl: (event, _args, { loaders }) =>
+    whenLoaded(loaded(loaders.lobbyLinks, event.id), ({ interviewerLobbyUrl: url }) => {
+      if (!url) throw new Error(`event ${event.id} has no interviewer lobby token`);
+      return url;
+    }),
+  interviewLandingPageUrl: (event, _args, { loaders }) =>
+    whenLoaded(loaded(loaders.lobbyLinks, event.id), (links) => links.landingPageUrl),
+  interviewersConnection: (event, args, { loaders }) =>
+    whenLoaded(loaded(loaders.interviewersOfEvent, event.id), (list) => {
+      const page = nestedPage(list, args, 'interviewersConnection');
+      return { ...page, interviewers: page.nodes };
+    }),
+  intervieweesConnection: (event, args, { loaders }) =>
+    whenLoaded(loaded(loaders.intervieweesOfEvent, event.id), (list) => {
+      const page = nestedPage(list, args, 'intervieweesConnection');
+      return { ...page, interviewees: page.nodes };
+    }),
 };

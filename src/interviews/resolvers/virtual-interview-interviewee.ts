@@ -4,6 +4,7 @@ import type {
 } from '../../../generated/graphql.js';
 import type { EventRow, IntervieweeRow } from '../../db/rows.js';
 import type { InterviewContext } from '../context.js';
+import { loaded, whenLoaded } from '../loaders.js';
 import { nestedPage } from '../nested-page.js';
 import { atOffset } from './offset-date-time.js';
 
@@ -11,27 +12,27 @@ export const VirtualInterviewInterviewee: VirtualInterviewIntervieweeResolvers<I
   id: (interviewee) => interviewee.id,
   name: (interviewee) => interviewee.name,
   email: (interviewee) => interviewee.email,
-  status: async (interviewee, _args, context) =>
-    context.settle.interviewee(interviewee, await eventOf(interviewee, context)),
+  status: (interviewee, _args, context) =>
+    whenLoaded(eventOf(interviewee, context), (event) =>
+      context.settle.interviewee(interviewee, event),
+    ),
   job: (interviewee) => jobOf(interviewee),
-  intervieweeLobbyUrl: async (interviewee, _args, { loaders }) => {
-    const links = await loaders.lobbyLinks.load(interviewee.event_id);
-    const url = links.intervieweeLobbyUrls.get(interviewee.id);
-    if (!url) throw new Error(`interviewee ${interviewee.id} has no lobby token`);
-    return url;
-  },
+  intervieweeLobbyUrl: (interviewee, _args, { loaders }) =>
+    whenLoaded(loaded(loaders.lobbyLinks, interviewee.event_id), (links) => {
+      const url = links.intervieweeLobbyUrls.get(interviewee.id);
+      if (!url) throw new Error(`interviewee ${interviewee.id} has no lobby token`);
+      return url;
+    }),
   interviewRecordsConnection: async (interviewee, args, { loaders }) => {
     const list = await loaders.recordsOfInterviewee.load(interviewee.id);
     const page = nestedPage(list, args, 'interviewRecordsConnection');
     return { edges: page.edges, pageInfo: page.pageInfo, records: page.nodes };
   },
-  scheduledTime: async (interviewee, _args, context) => {
-    const event = await eventOf(interviewee, context);
-    return {
+  scheduledTime: (interviewee, _args, context) =>
+    whenLoaded(eventOf(interviewee, context), (event) => ({
       startTime: atOffset(event.start_at, event.start_offset_minutes),
       endTime: atOffset(event.end_at, event.end_offset_minutes),
-    };
-  },
+    })),
 };
 
 function jobOf(interviewee: IntervieweeRow): VirtualInterviewJob | null {
@@ -48,11 +49,13 @@ function jobOf(interviewee: IntervieweeRow): VirtualInterviewJob | null {
   return null;
 }
 
-export async function eventOf(
+/** The event a row belongs to: at once when the request already read it (see `loaded`). */
+export function eventOf(
   child: { event_id: string },
   { loaders }: InterviewContext,
-): Promise<EventRow> {
-  const event = await loaders.event.load(child.event_id);
-  if (!event) throw new Error(`event ${child.event_id} is missing`);
-  return event;
+): EventRow | Promise<EventRow> {
+  return whenLoaded(loaded(loaders.event, child.event_id), (event) => {
+    if (!event) throw new Error(`event ${child.event_id} is missing`);
+    return event;
+  });
 }

@@ -2,19 +2,24 @@ import type { VirtualInterviewRecordResolvers } from '../../../generated/graphql
 import type { InterviewContext } from '../context.js';
 import { nestedPage } from '../nested-page.js';
 import { atOffset } from './offset-date-time.js';
+import { whenLoaded } from '../loaders.js';
 import { eventOf } from './virtual-interview-interviewee.js';
 
 /** Record times have no offset of their own; they are shown in the event's start offset. */
 export const VirtualInterviewRecord: VirtualInterviewRecordResolvers<InterviewContext> = {
   id: (record) => record.id,
-  startTime: async (record, _args, context) =>
+  startTime: (record, _args, context) =>
     record.start_at === null
       ? null
-      : atOffset(record.start_at, (await eventOf(record, context)).start_offset_minutes),
-  endTime: async (record, _args, context) =>
+      : whenLoaded(eventOf(record, context), (event) =>
+          atOffset(record.start_at!, event.start_offset_minutes),
+        ),
+  endTime: (record, _args, context) =>
     record.end_at === null
       ? null
-      : atOffset(record.end_at, (await eventOf(record, context)).start_offset_minutes),
+      : whenLoaded(eventOf(record, context), (event) =>
+          atOffset(record.end_at!, event.start_offset_minutes),
+        ),
   recordingUrl: (record, _args, { loaders }) => loaders.recordingUrl.load(record.id),
   interviewee: async (record, _args, { loaders }) =>
     (await loaders.interviewee.load(record.interviewee_id)) ?? null,
