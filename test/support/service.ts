@@ -32,6 +32,8 @@ export async function startTestService(
     env?: Record<string, string>;
     clock?: Clock;
     grants?: readonly Grant[];
+    /** false: every request goes through Express (the fast listener's reference). */
+    fastRoutes?: boolean;
   } = {},
 ): Promise<RunningService & { config: Config }> {
   // A concrete port, so that AUTH_URL (the issuer real OAuth clients check) is the real address.
@@ -55,6 +57,7 @@ export async function startTestService(
     authenticate: options.authenticate,
     clock: options.clock,
     grants: options.grants,
+    fastRoutes: options.fastRoutes,
   });
   return { ...service, config };
 }
