@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { ManualClock } from '../../src/clock.js';
-import type { Principal } from '../../src/graphql/context.js';
 import { describeEachDialect } from '../support/databases.js';
 import { basic, createOAuthTenant, type OAuthTenant } from '../support/oauth-fixtures.js';
-import { startTestService } from '../support/service.js';
+import { acceptTestToken, startTestService } from '../support/service.js';
 
 interface RawAnswer {
   status: number;
@@ -54,16 +53,6 @@ function comparable(answer: RawAnswer, variableBody: boolean): RawAnswer {
   return { ...answer, headers, body };
 }
 
-const principal: Principal = {
-  kind: 'app',
-  appId: 'app-1',
-  clientId: 'client-1',
-  jti: 'jti-1',
-  ownerUserId: 'user-1',
-  employerId: 'employer-1',
-  scopes: ['employer_access'],
-};
-
 const FORM = 'application/x-www-form-urlencoded';
 const JSON_TYPE = 'application/json';
 const RATE_LIMIT = 40;
@@ -77,7 +66,7 @@ describeEachDialect('fast listener answers as Express does', (database) => {
   before(async () => {
     const options = {
       clock,
-      authenticate: async (token: string) => (token === 'valid-test-token' ? principal : null),
+      authenticate: acceptTestToken,
       env: { RATE_LIMIT_TOKEN_MAX: String(RATE_LIMIT), BODY_LIMIT_BYTES: '2048' },
     };
     fast = await startTestService(database(), options);
