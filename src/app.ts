@@ -1,10 +1,13 @@
+import type { RequestListener } from 'node:http';
 import express, { type Express, type RequestHandler, type Router } from 'express';
-import helmet from 'helmet';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
+import type { PostEndpoint } from './http/endpoint.js';
 import { errorHandler, notFound } from './http/errors.js';
+import { fastListener } from './http/fast-listener.js';
 import { healthRouter } from './http/health.js';
 import { requestContext } from './http/request-context.js';
+import { replayed, securityHeaders } from './http/security-headers.js';
 
 export interface AppDependencies {
   config: Config;
@@ -23,30 +26,41 @@ export interface AppDependencies {
 
 /** Assembles the HTTP application; every route module gets only what it needs. */
 export function createHttpApp(deps: AppDependencies): Express {
+  return assemble(deps).app;
+}
+
+/**
+ * The listener of the service's port: the app, with the `fastEndpoints` (also mounted in the
+ * routers) served in front of it without Express's routing (src/http/fast-listener.ts).
+ */
+export function createRequestListener(
+  deps: AppDependencies,
+  fastEndpoints: readonly PostEndpoint[],
+): RequestListener {
+  const { app, before, headers } = assemble(deps);
+  if (fastEndpoints.length === 0) return app;
+  return fastListener({
+    app,
+    endpoints: fastEndpoints,
+    before: [...before, replayed(headers)],
+    notFound,
+    errorHandler,
+  });
+}
+
+function assemble(deps: AppDependencies) {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.trustProxy);
-  if (deps.observeRequests) app.use(deps.observeRequests);
-  app.use(requestContext(deps.logger));
-  const https = deps.config.authUrl.startsWith('https:');
-  app.use(
-    helmet({
-      contentSecurityPolicy: {
-        directives: {
-          defaultSrc: ["'self'"],
-          frameAncestors: ["'none'"],
-          formAction: ["'self'"],
-          upgradeInsecureRequests: https ? [] : null,
-        },
-      },
-      frameguard: { action: 'deny' },
-      referrerPolicy: { policy: 'no-referrer' },
-      strictTransportSecurity: https,
-    }),
-  );
+  const before = [
+    ...(deps.observeRequests ? [deps.observeRequests] : []),
+    requestContext(deps.logger),
+  ];
+  const headers = securityHeaders(deps.config.authUrl);
+  app.use(...before, headers);
   app.use(healthRouter(deps.checkWritable, deps.isShuttingDown));
   for (const router of deps.routers) app.use(router);
   app.use(notFound);
   app.use(errorHandler);
-  return app;
+  return { app, before, headers };
 }

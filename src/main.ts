@@ -46,6 +46,8 @@ async function serve(config: Config, rootLogger: Logger, tracing?: Tracing): Pro
     config: slot === undefined || slot === 0 ? config : { ...config, sweepIntervalMs: 0 },
     logger,
     prepared: slot !== undefined,
+    // Traces show the Express route and its middleware: nothing is served below Express then.
+    fastRoutes: !tracing,
   });
   if (slot === undefined || slot === 0) announce(config, logger, service);
 

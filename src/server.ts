@@ -1,8 +1,8 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { Logger } from 'pino';
 import { composeAccountEmails } from './account-emails/compose.js';
 import { composeAccounts } from './accounts/compose.js';
-import { createHttpApp } from './app.js';
+import { createRequestListener } from './app.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { composeConsole } from './console/compose.js';
@@ -59,6 +59,11 @@ export interface StartOptions {
   grants?: readonly Grant[];
   /** prepareDatabase already ran for this database (a cluster worker): no migrations here. */
   prepared?: boolean;
+  /**
+   * Serve POST /oauth/v2/tokens and POST /graphql below Express (src/http/fast-listener.ts);
+   * on unless false. Off when tracing, whose Express spans these requests would then lack.
+   */
+  fastRoutes?: boolean;
 }
 
 /** Every capability composed over one database handle; nothing listens or runs yet. */
@@ -204,29 +209,35 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const metrics = composeMetrics(config, db);
 
   let shuttingDown = false;
-  const app = createHttpApp({
-    config,
-    checkWritable: () => checkWritable(db, clock.now()),
-    logger,
-    isShuttingDown: () => shuttingDown,
-    observeRequests: metrics?.observeRequests,
-    // GraphQL first: it answers only /graphql, and a request there would otherwise be matched
-    // against every route of the console, the lobby and the pages before reaching it.
-    routers: [
-      graphql.router(),
-      ...(metrics?.routers ?? []),
-      ...oauth.routers(),
-      lobby.router(),
-      recordings.streamRouter(),
-      partnerConsole.router(),
-      apiReferenceRouter(),
-      homeRouter(homeLinks),
-    ],
-  });
-  const server = await new Promise<Server>((resolve, reject) => {
-    const listening = app.listen(config.port, config.host, (error?: Error) =>
-      error ? reject(error) : resolve(listening),
-    );
+  const listener = createRequestListener(
+    {
+      config,
+      checkWritable: () => checkWritable(db, clock.now()),
+      logger,
+      isShuttingDown: () => shuttingDown,
+      observeRequests: metrics?.observeRequests,
+      // GraphQL first: it answers only /graphql, and a request there would otherwise be matched
+      // against every route of the console, the lobby and the pages before reaching it.
+      routers: [
+        graphql.router(),
+        ...(metrics?.routers ?? []),
+        ...oauth.routers(),
+        lobby.router(),
+        recordings.streamRouter(),
+        partnerConsole.router(),
+        apiReferenceRouter(),
+        homeRouter(homeLinks),
+      ],
+    },
+    options.fastRoutes === false ? [] : [graphql.endpoint, oauth.tokenEndpoint],
+  );
+  const server = createServer(listener);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
   server.on('upgrade', (req, socket, head) => {
     if (!room.upgrade(req, socket, head)) {

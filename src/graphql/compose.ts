@@ -1,15 +1,18 @@
 import type { Router } from 'express';
+import type { PostEndpoint } from '../http/endpoint.js';
 import type { Interviews } from '../interviews/compose.js';
 import type { InterviewContext, InterviewServices } from '../interviews/context.js';
 import { interviewResolvers } from '../interviews/resolvers/index.js';
 import type { SharedDependencies } from '../shared-dependencies.js';
 import type { ContextFactory } from './context.js';
-import { graphqlRouter, type BearerAuthenticator } from './gateway.js';
+import { graphqlGateway, type BearerAuthenticator } from './gateway.js';
 import { buildSchema } from './schema.js';
 
 /** The GraphQL gateway at /graphql on API_URL, serving the Interview API. */
 export interface GraphQL {
   router(): Router;
+  /** POST /graphql, also mounted by router(), for the fast listener. */
+  endpoint: PostEndpoint;
 }
 
 export function composeGraphQL(
@@ -32,15 +35,13 @@ export function composeGraphQL(
     interviews: services,
     settle: interviews.settleNow(),
   });
-  return {
-    router: () =>
-      graphqlRouter({
-        schema: buildSchema(interviewResolvers),
-        authenticate,
-        createContext,
-        limits: config.graphql,
-        bodyLimitBytes: config.bodyLimitBytes,
-        logger,
-      }),
-  };
+  const gateway = graphqlGateway({
+    schema: buildSchema(interviewResolvers),
+    authenticate,
+    createContext,
+    limits: config.graphql,
+    bodyLimitBytes: config.bodyLimitBytes,
+    logger,
+  });
+  return { router: () => gateway.router, endpoint: gateway.endpoint };
 }

@@ -15,6 +15,7 @@ import {
 import type { Logger } from 'pino';
 import type { GraphQLLimits } from '../config.js';
 import type { TemporarilyUnavailable } from '../errors.js';
+import { mountErrorHandlers, mountPost, type PostEndpoint } from '../http/endpoint.js';
 import { recognise } from '../http/errors.js';
 import { isRefusal, type BearerRefusal } from '../oauth/tokens/bearer-refusal.js';
 import {
@@ -63,6 +64,13 @@ const JSON_MEDIA_TYPE = 'application/json';
 export function graphqlRouter<Context extends GatewayContext>(
   options: GatewayOptions<Context>,
 ): Router {
+  return graphqlGateway(options).router;
+}
+
+/** graphqlRouter, and its POST /graphql on its own for the fast listener. */
+export function graphqlGateway<Context extends GatewayContext>(
+  options: GatewayOptions<Context>,
+): { router: Router; endpoint: PostEndpoint } {
   const { limits } = options;
   const schema = countAnswers(options.schema, (context) => (context as GatewayContext).answer);
   const documents = new DocumentCache(schema, limits);
@@ -129,40 +137,44 @@ export function graphqlRouter<Context extends GatewayContext>(
   });
   const handle = timingGraphQLRequests(handleRequest);
 
+  const endpoint: PostEndpoint = {
+    path: '/graphql',
+    handlers: [
+      authenticateBearer(options.authenticate),
+      requireJsonBody,
+      express.json({ limit: options.bodyLimitBytes, type: JSON_MEDIA_TYPE }),
+      async (req: Request, res: Response, next: NextFunction) => {
+        try {
+          const [body, init] = await handle({
+            method: req.method,
+            url: req.url,
+            headers: req.headers,
+            body: null,
+            raw: req,
+            context: {
+              requestId: req.id,
+              logger: req.log,
+              principal: res.locals.principal as Principal,
+              answer: new AnswerBudget(answerLimits),
+            },
+          });
+          res.writeHead(init.status, init.statusText, init.headers).end(body ?? undefined);
+        } catch (error) {
+          // A failure of the gateway itself, not of the request: logged and masked as a 500.
+          next(error);
+        }
+      },
+    ],
+    errorHandlers: [graphqlBodyErrors],
+  };
   const router = Router();
-  router.post(
-    '/graphql',
-    authenticateBearer(options.authenticate),
-    requireJsonBody,
-    express.json({ limit: options.bodyLimitBytes, type: JSON_MEDIA_TYPE }),
-    async (req: Request, res: Response, next: NextFunction) => {
-      try {
-        const [body, init] = await handle({
-          method: req.method,
-          url: req.url,
-          headers: req.headers,
-          body: null,
-          raw: req,
-          context: {
-            requestId: req.id,
-            logger: req.log,
-            principal: res.locals.principal as Principal,
-            answer: new AnswerBudget(answerLimits),
-          },
-        });
-        res.writeHead(init.status, init.statusText, init.headers).end(body ?? undefined);
-      } catch (error) {
-        // A failure of the gateway itself, not of the request: logged and masked as a 500.
-        next(error);
-      }
-    },
-  );
+  mountPost(router, endpoint);
   router.all('/graphql', (_req, res) => {
     res.setHeader('Allow', 'POST');
     sendGraphQLError(res, 405, 'Use POST for GraphQL requests', 'BAD_USER_INPUT');
   });
-  router.use('/graphql', graphqlBodyErrors);
-  return router;
+  mountErrorHandlers(router, endpoint);
+  return { router, endpoint };
 }
 
 function authenticateBearer(authenticate: BearerAuthenticator) {

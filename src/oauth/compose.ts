@@ -2,6 +2,7 @@ import type { Router } from 'express';
 import type { Accounts } from '../accounts/compose.js';
 import type { RealtimeBus } from '../realtime/compose.js';
 import { sandboxRefusal } from '../deployment/cli-deployment.js';
+import type { PostEndpoint } from '../http/endpoint.js';
 import type { RecordedDeployment } from '../deployment/deployment-settings.js';
 import type { Sessions } from '../sessions/compose.js';
 import { createRateLimiter, type SharedDependencies } from '../shared-dependencies.js';
@@ -21,7 +22,7 @@ import { SigningKeyStore } from './signing-keys/signing-key-store.js';
 import { SigningKeys } from './signing-keys/signing-keys.js';
 import { TokenIntrospection } from './token/introspection.js';
 import { TokenRevocation } from './token/revocation.js';
-import { tokenRouter } from './token/router.js';
+import { tokenEndpoint, tokenRouter } from './token/router.js';
 import { AccessTokenVerifier } from './tokens/access-token-verifier.js';
 import { ExplorerTokens } from './tokens/explorer-tokens.js';
 import { RevocationNotices } from './tokens/revocation-notices.js';
@@ -49,6 +50,8 @@ export interface OAuth {
    * and the authorization endpoint with its pages, in the order they are mounted.
    */
   routers(): Router[];
+  /** POST /oauth/v2/tokens, also mounted by routers(), for the fast listener. */
+  tokenEndpoint: PostEndpoint;
 }
 
 /**
@@ -152,9 +155,11 @@ export function composeOAuth(
     audit,
   });
 
+  const tokenRouterDeps = { ...tokenEndpoints, bodyLimitBytes: config.bodyLimitBytes };
+  const tokenPost = tokenEndpoint(tokenRouterDeps);
   const routers = (): Router[] => [
     discoveryRouter(config, signingKeys, grants.names),
-    tokenRouter({ ...tokenEndpoints, bodyLimitBytes: config.bodyLimitBytes }),
+    tokenRouter(tokenRouterDeps, tokenPost),
     accountInfoRouter(accountInfo, verifier),
     authorizeRouter({
       config,
@@ -166,5 +171,13 @@ export function composeOAuth(
       forgotPasswordHref: deps.forgotPasswordHref,
     }),
   ];
-  return { signingKeys, verifier, grants, explorerTokens, sandboxTokens, routers };
+  return {
+    signingKeys,
+    verifier,
+    grants,
+    explorerTokens,
+    sandboxTokens,
+    routers,
+    tokenEndpoint: tokenPost,
+  };
 }

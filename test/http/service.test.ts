@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
-import type { Principal } from '../../src/graphql/context.js';
 import { assertResponseMatches } from '../support/openapi-contract.js';
 import { describeEachDialect } from '../support/databases.js';
-import { startTestService } from '../support/service.js';
+import { acceptTestToken, startTestService } from '../support/service.js';
 
 interface Observed {
   status: number;
@@ -19,21 +18,11 @@ async function call(url: string, init?: RequestInit): Promise<Observed> {
   return { status: response.status, headers: response.headers, body };
 }
 
-const principal: Principal = {
-  kind: 'app',
-  appId: 'app-1',
-  clientId: 'client-1',
-  jti: 'jti-1',
-  ownerUserId: 'user-1',
-  employerId: 'employer-1',
-  scopes: ['employer_access'],
-};
-
 describeEachDialect('HTTP service', (database) => {
   let service: Awaited<ReturnType<typeof startTestService>>;
   before(async () => {
     service = await startTestService(database(), {
-      authenticate: async (token) => (token === 'valid-test-token' ? principal : null),
+      authenticate: acceptTestToken,
     });
   });
   after(async () => {
@@ -171,7 +160,7 @@ describeEachDialect('HTTP service', (database) => {
 describeEachDialect('graceful shutdown', (database) => {
   it('finishes an in-flight request, then stops accepting connections', async () => {
     const service = await startTestService(database(), {
-      authenticate: async () => principal,
+      authenticate: acceptTestToken,
     });
     const url = new URL('/graphql', service.url);
     const body = JSON.stringify({ query: '{ __typename }' });
@@ -182,7 +171,7 @@ describeEachDialect('graceful shutdown', (database) => {
         {
           method: 'POST',
           headers: {
-            authorization: 'Bearer any',
+            authorization: 'Bearer valid-test-token',
             'content-type': 'application/json',
             'content-length': Buffer.byteLength(body),
           },

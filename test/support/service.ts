@@ -1,6 +1,7 @@
 import { createServer, type AddressInfo } from 'node:net';
 import type { Clock } from '../../src/clock.js';
 import { loadConfig, type Config } from '../../src/config.js';
+import type { Principal } from '../../src/graphql/context.js';
 import type { BearerAuthenticator } from '../../src/graphql/gateway.js';
 import type { Grant } from '../../src/oauth/grants/grant.js';
 import { startService, type RunningService } from '../../src/server.js';
@@ -19,6 +20,20 @@ export function freePort(): Promise<number> {
   });
 }
 
+const TEST_PRINCIPAL: Principal = {
+  kind: 'app',
+  appId: 'app-1',
+  clientId: 'client-1',
+  jti: 'jti-1',
+  ownerUserId: 'user-1',
+  employerId: 'employer-1',
+  scopes: ['employer_access'],
+};
+
+/** A stand-in verifier: `valid-test-token` is an app's token for employer-1, nothing else is. */
+export const acceptTestToken: BearerAuthenticator = async (token) =>
+  token === 'valid-test-token' ? TEST_PRINCIPAL : null;
+
 export const TEST_KEY_ENCRYPTION_SECRET = 'test-key-encryption-secret-0123456789abcdef';
 
 /**
@@ -32,6 +47,8 @@ export async function startTestService(
     env?: Record<string, string>;
     clock?: Clock;
     grants?: readonly Grant[];
+    /** false: every request goes through Express (the fast listener's reference). */
+    fastRoutes?: boolean;
   } = {},
 ): Promise<RunningService & { config: Config }> {
   // A concrete port, so that AUTH_URL (the issuer real OAuth clients check) is the real address.
@@ -55,6 +72,7 @@ export async function startTestService(
     authenticate: options.authenticate,
     clock: options.clock,
     grants: options.grants,
+    fastRoutes: options.fastRoutes,
   });
   return { ...service, config };
 }

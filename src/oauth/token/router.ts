@@ -1,10 +1,17 @@
-import express, { Router, type NextFunction, type Request, type Response } from 'express';
+import express, {
+  Router,
+  type NextFunction,
+  type Request,
+  type RequestHandler,
+  type Response,
+} from 'express';
 import type { ValidateFunction } from 'ajv';
 import {
   validateClientId,
   validateIntrospectRequest,
   validateRevokeRequest,
 } from '../../../generated/validators.cjs';
+import { mountPost, type PostEndpoint } from '../../http/endpoint.js';
 import { sendError } from '../../http/errors.js';
 import { validationMessage } from '../../http/openapi-validation.js';
 import { recordTokenIssued } from '../../observability/instruments.js';
@@ -33,14 +40,9 @@ export interface TokenRouterDependencies {
 type FormBody = Record<string, unknown>;
 
 /** POST /oauth/v2/tokens, /oauth/v2/revoke and /oauth/v2/introspect on the API host. */
-export function tokenRouter(deps: TokenRouterDependencies): Router {
-  const { grants, issuer } = deps;
+export function tokenRouter(deps: TokenRouterDependencies, tokens = tokenEndpoint(deps)): Router {
   const router = Router();
-  const body = [
-    requireFormOrJson,
-    express.urlencoded({ extended: false, limit: deps.bodyLimitBytes }),
-    express.json({ limit: deps.bodyLimitBytes }),
-  ];
+  const body = formOrJsonBody(deps.bodyLimitBytes);
   const authenticate = async (req: Request, fromCache: boolean | 'current' = false) =>
     (
       await deps.clients.authenticate(
@@ -49,32 +51,7 @@ export function tokenRouter(deps: TokenRouterDependencies): Router {
       )
     ).app;
 
-  router.post(
-    '/oauth/v2/tokens',
-    body,
-    rateLimited(deps.limiter),
-    async (req: Request, res: Response) => {
-      const form = formOf(req);
-      const grantType = form.grant_type;
-      if (grantType === undefined)
-        throw new OAuthError('invalid_request', 'grant_type is required');
-      if (typeof grantType !== 'string') {
-        const problem = Array.isArray(grantType) ? 'must be given only once' : 'must be a string';
-        throw new OAuthError('invalid_request', `grant_type ${problem}`);
-      }
-      const grant = grants.find(grantType);
-      if (!grant) throw grants.unsupported(grantType);
-      // The grant validates its form first, so a malformed request costs no database work.
-      const request = validated(grant.validate, form);
-      const issued = await issuer.issue(
-        grant,
-        readClientCredentials(req.get('authorization'), form),
-        request,
-      );
-      recordTokenIssued(grant.name);
-      noStore(res).json({ ...issued, convid: req.id });
-    },
-  );
+  mountPost(router, tokens);
 
   router.post(
     '/oauth/v2/revoke',
@@ -110,6 +87,51 @@ export function tokenRouter(deps: TokenRouterDependencies): Router {
 
   router.use(['/oauth/v2/tokens', '/oauth/v2/revoke', '/oauth/v2/introspect'], oauthErrorHandler);
   return router;
+}
+
+/**
+ * POST /oauth/v2/tokens: mounted by tokenRouter, and served by the fast listener too (its
+ * errors are answered by oauthErrorHandler either way).
+ */
+export function tokenEndpoint(deps: TokenRouterDependencies): PostEndpoint {
+  const { grants, issuer } = deps;
+  return {
+    path: '/oauth/v2/tokens',
+    handlers: [
+      ...formOrJsonBody(deps.bodyLimitBytes),
+      rateLimited(deps.limiter),
+      async (req: Request, res: Response) => {
+        const form = formOf(req);
+        const grantType = form.grant_type;
+        if (grantType === undefined)
+          throw new OAuthError('invalid_request', 'grant_type is required');
+        if (typeof grantType !== 'string') {
+          const problem = Array.isArray(grantType) ? 'must be given only once' : 'must be a string';
+          throw new OAuthError('invalid_request', `grant_type ${problem}`);
+        }
+        const grant = grants.find(grantType);
+        if (!grant) throw grants.unsupported(grantType);
+        // The grant validates its form first, so a malformed request costs no database work.
+        const request = validated(grant.validate, form);
+        const issued = await issuer.issue(
+          grant,
+          readClientCredentials(req.get('authorization'), form),
+          request,
+        );
+        recordTokenIssued(grant.name);
+        noStore(res).json({ ...issued, convid: req.id });
+      },
+    ],
+    errorHandlers: [oauthErrorHandler],
+  };
+}
+
+function formOrJsonBody(limit: number): RequestHandler[] {
+  return [
+    requireFormOrJson,
+    express.urlencoded({ extended: false, limit }),
+    express.json({ limit }),
+  ];
 }
 
 function formOf(req: Request): FormBody {
