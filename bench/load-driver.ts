@@ -4,7 +4,7 @@
  * and prints its result as one JSON line on stdout. Prints `ready` when it can take jobs.
  *
  *   echo '{"id":1,"url":"http://127.0.0.1:3000/healthz","method":"GET","headers":{},
- *          "connections":50,"seconds":5,"warmupSeconds":0,"graphql":false}' \
+ *          "connections":50,"seconds":5,"graphql":false}' \
  *     | node --import tsx bench/load-driver.ts
  */
 import { createInterface } from 'node:readline';
@@ -19,8 +19,6 @@ async function main(): Promise<void> {
     const job = JSON.parse(line) as LoadJob;
     let answer: LoadResult | LoadFailure;
     try {
-      if (job.warmupSeconds > 0 && !job.bodies)
-        await measure({ ...job, seconds: job.warmupSeconds });
       answer = await measure(job);
     } catch (error) {
       answer = { id: job.id, error: error instanceof Error ? error.message : String(error) };

@@ -9,8 +9,6 @@ export interface LoadJob {
   bodies?: string[];
   connections: number;
   seconds: number;
-  /** Unrecorded load before the measurement (JIT, caches, connection pools). */
-  warmupSeconds: number;
   /** Count responses whose body carries a GraphQL `errors` member. */
   graphql: boolean;
   /** Count responses whose body does not hold this text. */

@@ -5,7 +5,7 @@ import type { BenchOptions } from './options.js';
 import { formatCount, type SummaryRow } from './summary.js';
 
 /** Bump when the shape of results.json changes (bench/results.schema.json follows it). */
-export const RESULTS_SCHEMA_VERSION = 2;
+export const RESULTS_SCHEMA_VERSION = 3;
 /** P4: the most resident memory any one service process may use under any scenario. */
 export const PEAK_RSS_LIMIT_MIB = 250;
 
@@ -72,10 +72,12 @@ const COLUMNS: ReadonlyArray<{ title: string; figure?: true }> = [
   { title: 'errors', figure: true },
   { title: 'peak RSS MiB', figure: true },
   { title: 'SQL/req', figure: true },
+  { title: 'CPU µs/req', figure: true },
   { title: 'vs' },
   { title: 'ratio', figure: true },
   { title: 'target' },
   { title: 'met' },
+  { title: 'CPU ratio', figure: true },
 ];
 
 /** The report for a terminal: one table, then P4 and the machine. */
@@ -137,12 +139,16 @@ function tableRow(row: SummaryRow, database: string): string[] {
       : row.statementsPerRequest === null
         ? 'n/a'
         : row.statementsPerRequest.toFixed(1),
+    row.cpuMicrosPerResponse === null ? '' : String(row.cpuMicrosPerResponse),
     comparison?.against ?? '',
     comparison?.ratio === null || comparison?.ratio === undefined
       ? ''
       : comparison.ratio.toFixed(2),
     comparison?.target ? `${comparison.target.operator} ${comparison.target.value}` : '',
     comparison?.met === null || comparison?.met === undefined ? '' : comparison.met ? 'yes' : 'NO',
+    comparison?.cpuRatio === null || comparison?.cpuRatio === undefined
+      ? ''
+      : comparison.cpuRatio.toFixed(2),
   ];
 }
 

@@ -2,6 +2,7 @@ import type { LoadDriver } from './driver-client.js';
 import type { LoadResult } from './load-protocol.js';
 import type { BenchOptions } from './options.js';
 import { probe, type ProbeOutcome } from './probe.js';
+import { CpuMeter } from './cpu-time.js';
 import { RssSampler } from './rss-sampler.js';
 import type { Scenario, ScenarioFixtures, Stage, StageFacts } from './scenarios/index.js';
 import { targetsOf, type Target } from './targets.js';
@@ -13,6 +14,8 @@ import { targetsOf, type Target } from './targets.js';
  */
 const POOL_PER_SECOND = 1000;
 const POOL_MARGIN = 3;
+/** Load before the first round's measurement of a full run. */
+const WARMUP_SECONDS = 0.5;
 
 /** Everything measured of one scenario on one target at one stage. */
 export interface Measured {
@@ -29,6 +32,11 @@ export interface MeasuredRound {
   peakRssBytes?: number;
   /** Service only: processes serving requests (cluster workers, or the one process). */
   workers?: number;
+  /**
+   * CPU time the target's processes used per response, in microseconds (the service's primary
+   * and workers, or the peer's process; not the database server's).
+   */
+  cpuMicrosPerResponse?: number;
 }
 
 /**
@@ -101,9 +109,7 @@ async function measureOnce(
     facts: input.facts,
     requests: poolSize(entry, seconds),
   });
-  const sampler =
-    target.kind === 'service' ? new RssSampler(() => target.service.processIds()) : undefined;
-  const result = await input.driver.run({
+  const job = {
     url: `${target.url}${load.path}`,
     method: load.method,
     headers: load.headers,
@@ -111,10 +117,26 @@ async function measureOnce(
     ...(load.bodies && { bodies: load.bodies }),
     ...(load.bodyMustInclude !== undefined && { bodyMustInclude: load.bodyMustInclude }),
     connections: scenario.serial ? 1 : options.connections,
-    seconds,
-    warmupSeconds: round === 1 && !options.quick ? 0.5 : 0,
     graphql: scenario.graphql,
-  });
-  if (!sampler || target.kind !== 'service') return { result };
-  return { result, peakRssBytes: sampler.stop(), workers: target.service.servingProcesses() };
+  };
+  // Unrecorded load first (JIT, caches, connection pools), not for single-use bodies.
+  if (round === 1 && !options.quick && !load.bodies) {
+    await input.driver.run({ ...job, seconds: WARMUP_SECONDS });
+  }
+  const sampler =
+    target.kind === 'service' ? new RssSampler(() => target.service.processIds()) : undefined;
+  const cpu = new CpuMeter(() =>
+    target.kind === 'service' ? target.service.processIds() : [target.peer.pid],
+  );
+  const result = await input.driver.run({ ...job, seconds });
+  const cpuSeconds = cpu.stop();
+  const cpuMicrosPerResponse =
+    result.responses > 0 ? (cpuSeconds * 1e6) / result.responses : undefined;
+  if (!sampler || target.kind !== 'service') return { result, cpuMicrosPerResponse };
+  return {
+    result,
+    peakRssBytes: sampler.stop(),
+    workers: target.service.servingProcesses(),
+    cpuMicrosPerResponse,
+  };
 }

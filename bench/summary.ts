@@ -17,6 +17,8 @@ export interface SummaryRow {
   /** graphql: answers with GraphQL errors; body: answers without the text the scenario expects. */
   errors: { non2xx: number; socket: number; graphql: number; body: number; total: number };
   peakRssMiB: number | null;
+  /** Median CPU time of the target's processes per response, in microseconds. */
+  cpuMicrosPerResponse: number | null;
   /** GraphQL scenarios on the service: statements per request from /metrics (null: no /metrics). */
   statementsPerRequest: number | null;
   graphql: boolean;
@@ -32,6 +34,11 @@ export interface Comparison {
   against: string;
   /** req/s ratio against a peer; p50 growth against the small stage. */
   ratio: number | null;
+  /**
+   * Against a peer: the peer's CPU per response over the service's (above 1, the service spends
+   * less CPU on a request than the peer does); null otherwise.
+   */
+  cpuRatio: number | null;
   target: { operator: '>=' | '<='; value: number } | null;
   met: boolean | null;
 }
@@ -60,6 +67,9 @@ function baseRow(entry: Measured, events: number): SummaryRow {
     body: sum((result) => result.unexpectedBodies),
   };
   const peaks = entry.rounds.flatMap((round) => (round.peakRssBytes ? [round.peakRssBytes] : []));
+  const cpu = entry.rounds.flatMap((round) =>
+    round.cpuMicrosPerResponse === undefined ? [] : [round.cpuMicrosPerResponse],
+  );
   return {
     scenario: entry.scenario.name,
     stage: entry.stage,
@@ -80,6 +90,7 @@ function baseRow(entry: Measured, events: number): SummaryRow {
       total: errors.non2xx + errors.socket + errors.graphql + errors.body,
     },
     peakRssMiB: peaks.length ? round1(Math.max(...peaks) / MIB) : null,
+    cpuMicrosPerResponse: cpu.length ? Math.round(median(cpu)) : null,
     statementsPerRequest: entry.probe.statementsPerRequest ?? null,
     graphql: entry.scenario.graphql,
     comparison: null,
@@ -97,7 +108,14 @@ function compare(entry: Measured, row: SummaryRow, rows: readonly SummaryRow[]):
     );
     const ratio =
       peer?.requestsPerSecond && row.rounds ? row.requestsPerSecond / peer.requestsPerSecond : null;
-    return judged(peer?.target.label ?? comparison.scenario, ratio, comparison.min, '>=');
+    const cpuRatio =
+      peer?.cpuMicrosPerResponse && row.cpuMicrosPerResponse
+        ? round3(peer.cpuMicrosPerResponse / row.cpuMicrosPerResponse)
+        : null;
+    return {
+      ...judged(peer?.target.label ?? comparison.scenario, ratio, comparison.min, '>='),
+      cpuRatio,
+    };
   }
   if (row.stage !== 'large') return null;
   const small = rows.find(
@@ -107,7 +125,10 @@ function compare(entry: Measured, row: SummaryRow, rows: readonly SummaryRow[]):
       other.target.label === row.target.label,
   );
   const ratio = small?.latencyMs.p50 && row.rounds ? row.latencyMs.p50 / small.latencyMs.p50 : null;
-  return judged(`p50 at ${formatCount(small?.events ?? 0)}`, ratio, comparison.max, '<=');
+  return {
+    ...judged(`p50 at ${formatCount(small?.events ?? 0)}`, ratio, comparison.max, '<='),
+    cpuRatio: null,
+  };
 }
 
 function judged(
@@ -115,7 +136,7 @@ function judged(
   ratio: number | null,
   value: number | undefined,
   operator: '>=' | '<=',
-): Comparison {
+): Omit<Comparison, 'cpuRatio'> {
   const rounded = ratio === null ? null : round3(ratio);
   return {
     against,

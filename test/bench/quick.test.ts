@@ -79,6 +79,8 @@ describe('benchmark harness (--quick, tiny)', function () {
       assert.equal(row.rounds, 1, what);
       assert.ok(row.requestsPerSecond > 0, `${what} served no request`);
       assert.equal(row.errors.total, 0, `${what}: ${JSON.stringify(row.errors)}`);
+      // Counted in 10 ms ticks: a tiny one-connection measurement may use less than one.
+      assert.equal(typeof row.cpuMicrosPerResponse, 'number', `${what}: CPU per request`);
     }
   });
 
@@ -99,6 +101,7 @@ describe('benchmark harness (--quick, tiny)', function () {
         assert.equal(row.comparison?.against, peer, what);
         assert.deepEqual(row.comparison.target, { operator: '>=', value }, what);
         assert.ok(row.comparison.ratio > 0, `${what}: ratio ${row.comparison.ratio}`);
+        assert.ok(row.comparison.cpuRatio > 0, `${what}: CPU ratio ${row.comparison.cpuRatio}`);
         assert.equal(typeof row.comparison.met, 'boolean', what);
       }
     }
