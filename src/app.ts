@@ -1,8 +1,8 @@
 import type { RequestListener } from 'node:http';
-import express, { type Express, type RequestHandler, type Router } from 'express';
+import express, { type Express, type Router } from 'express';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
-import type { PostEndpoint } from './http/endpoint.js';
+import type { PlainHandler, PostEndpoint } from './http/endpoint.js';
 import { errorHandler, notFound } from './http/errors.js';
 import { fastListener } from './http/fast-listener.js';
 import { healthRouter } from './http/health.js';
@@ -16,7 +16,7 @@ export interface AppDependencies {
   logger: Logger;
   isShuttingDown: () => boolean;
   /** Times every request for /metrics (src/observability/); absent when metrics are off. */
-  observeRequests?: RequestHandler;
+  observeRequests?: PlainHandler;
   /**
    * The capabilities' routers (GraphQL, OAuth, pages), mounted in this order after the health
    * checks and before the not-found answer; a request walks them in order until one answers.

@@ -229,7 +229,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
         homeRouter(homeLinks),
       ],
     },
-    options.fastRoutes === false ? [] : [graphql.endpoint, oauth.tokenEndpoint],
+    options.fastRoutes === false ? [] : [graphql.endpoint, ...oauth.tokenEndpoints],
   );
   const server = createServer(listener);
   await new Promise<void>((resolve, reject) => {

@@ -1,5 +1,7 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import { TemporarilyUnavailable } from '../errors.js';
+import type { PlainNext, PlainRequest } from './endpoint.js';
+import { sendJson } from './json-answer.js';
 
 /** JSON error body used by every non-OAuth, non-GraphQL route. */
 export interface ErrorBody {
@@ -9,18 +11,25 @@ export interface ErrorBody {
 }
 
 export function sendError(
-  req: Request,
-  res: Response,
+  req: Pick<PlainRequest, 'id'>,
+  res: ServerResponse,
   status: number,
   error: string,
   description: string,
 ): void {
   const body: ErrorBody = { error, error_description: description, request_id: req.id };
-  res.status(status).type('application/json').send(JSON.stringify(body));
+  sendJson(res, status, body);
 }
 
-export function notFound(req: Request, res: Response): void {
-  sendError(req, res, 404, 'not_found', `No resource at ${req.method} ${req.path}`);
+export function notFound(req: PlainRequest & { path?: string }, res: ServerResponse): void {
+  const path = req.path ?? pathOf(req.url ?? '/');
+  sendError(req, res, 404, 'not_found', `No resource at ${req.method} ${path}`);
+}
+
+/** The path of a request target, without its query (what Express calls `req.path`). */
+export function pathOf(url: string): string {
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
 }
 
 interface HttpishError {
@@ -48,9 +57,9 @@ export interface KnownError {
  */
 export function errorHandler(
   error: unknown,
-  req: Request,
-  res: Response,
-  next: NextFunction,
+  req: PlainRequest,
+  res: ServerResponse,
+  next: PlainNext,
 ): void {
   if (res.headersSent) {
     next(error);
@@ -69,11 +78,15 @@ export function errorHandler(
  * `classify`, for an error handler about to answer: a 503 is logged (the operator should know
  * the database is contended) and gets its `Retry-After` header on `res`.
  */
-export function recognise(error: unknown, req: Request, res: Response): KnownError | undefined {
+export function recognise(
+  error: unknown,
+  req: PlainRequest,
+  res: ServerResponse,
+): KnownError | undefined {
   const known = classify(error);
   if (known?.retryAfterSeconds !== undefined) {
     req.log.warn({ err: error }, 'database busy after retries: answered 503');
-    res.set('Retry-After', String(known.retryAfterSeconds));
+    res.setHeader('Retry-After', String(known.retryAfterSeconds));
   }
   return known;
 }

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { NextFunction, Request, Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { runWithRequestId } from '../logging.js';
+import type { PlainNext, PlainRequest } from './endpoint.js';
 import { loggablePath } from './logged-path.js';
 
 const INCOMING_ID = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -21,9 +22,9 @@ declare module 'express-serve-static-core' {
  * URLs can carry codes and tokens.
  */
 export function requestContext(logger: Logger) {
-  return (req: Request, res: Response, next: NextFunction): void => {
-    const incoming = req.get('x-request-id');
-    const id = incoming && INCOMING_ID.test(incoming) ? incoming : randomUUID();
+  return (req: PlainRequest, res: ServerResponse, next: PlainNext): void => {
+    const incoming = req.headers['x-request-id'];
+    const id = typeof incoming === 'string' && INCOMING_ID.test(incoming) ? incoming : randomUUID();
     req.id = id;
     req.log = logger;
     res.setHeader('X-Request-Id', id);
@@ -36,7 +37,7 @@ export function requestContext(logger: Logger) {
           {
             method: req.method,
             // Not req.path: a router mounted at a prefix has cut that prefix off by now.
-            path: loggablePath(req.originalUrl),
+            path: loggablePath(req.originalUrl ?? req.url ?? '/'),
             status: res.statusCode,
             durationMs: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
           },

@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import helmet from 'helmet';
+import type { PlainHandler } from './endpoint.js';
 
 /** helmet as the app configures it: the same headers on every answer. */
 export function securityHeaders(authUrl: string): RequestHandler {
@@ -26,7 +27,7 @@ type HeaderChange = readonly [name: string, value: string | undefined];
  * headers in the same order without helmet's per-request work. helmet's answer depends on
  * nothing in the request as configured here (no nonces).
  */
-export function replayed(headers: RequestHandler): RequestHandler {
+export function replayed(headers: RequestHandler): PlainHandler {
   const changes: HeaderChange[] = [];
   const recorder = {
     setHeader: (name: string, value: unknown) => changes.push([name, String(value)]),

@@ -22,7 +22,7 @@ import { SigningKeyStore } from './signing-keys/signing-key-store.js';
 import { SigningKeys } from './signing-keys/signing-keys.js';
 import { TokenIntrospection } from './token/introspection.js';
 import { TokenRevocation } from './token/revocation.js';
-import { tokenEndpoint, tokenRouter } from './token/router.js';
+import { tokenEndpoints, tokenRouter } from './token/router.js';
 import { AccessTokenVerifier } from './tokens/access-token-verifier.js';
 import { ExplorerTokens } from './tokens/explorer-tokens.js';
 import { RevocationNotices } from './tokens/revocation-notices.js';
@@ -50,8 +50,8 @@ export interface OAuth {
    * and the authorization endpoint with its pages, in the order they are mounted.
    */
   routers(): Router[];
-  /** POST /oauth/v2/tokens, also mounted by routers(), for the fast listener. */
-  tokenEndpoint: PostEndpoint;
+  /** POST /oauth/v2/tokens, /revoke and /introspect, also mounted by routers(), for the fast listener. */
+  tokenEndpoints: readonly PostEndpoint[];
 }
 
 /**
@@ -137,7 +137,7 @@ export function composeOAuth(
     clock,
   });
 
-  const tokenEndpoints = {
+  const tokenServices = {
     grants,
     issuer,
     revocation: new TokenRevocation(tokens, verifier, audit, clock),
@@ -155,11 +155,11 @@ export function composeOAuth(
     audit,
   });
 
-  const tokenRouterDeps = { ...tokenEndpoints, bodyLimitBytes: config.bodyLimitBytes };
-  const tokenPost = tokenEndpoint(tokenRouterDeps);
+  const tokenRouterDeps = { ...tokenServices, bodyLimitBytes: config.bodyLimitBytes };
+  const tokenPosts = tokenEndpoints(tokenRouterDeps);
   const routers = (): Router[] => [
     discoveryRouter(config, signingKeys, grants.names),
-    tokenRouter(tokenRouterDeps, tokenPost),
+    tokenRouter(tokenPosts),
     accountInfoRouter(accountInfo, verifier),
     authorizeRouter({
       config,
@@ -178,6 +178,6 @@ export function composeOAuth(
     explorerTokens,
     sandboxTokens,
     routers,
-    tokenEndpoint: tokenPost,
+    tokenEndpoints: tokenPosts,
   };
 }

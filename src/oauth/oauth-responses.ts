@@ -1,21 +1,25 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { ServerResponse } from 'node:http';
+import type { PlainNext, PlainRequest } from '../http/endpoint.js';
 import { recognise, sendError } from '../http/errors.js';
+import { sendJson } from '../http/json-answer.js';
 import { BASIC_CHALLENGE } from './clients/client-credentials.js';
 import { OAuthError } from './oauth-error.js';
 
 /** Token responses and errors must never be stored by caches (RFC 6749 §5.1). */
-export function noStore(res: Response): Response {
-  return res.set({ 'Cache-Control': 'no-store', Pragma: 'no-cache' });
+export function noStore<Response extends ServerResponse>(res: Response): Response {
+  res.setHeader('Cache-Control', 'no-store');
+  res.setHeader('Pragma', 'no-cache');
+  return res;
 }
 
-export function sendOAuthError(res: Response, error: OAuthError): void {
+export function sendOAuthError(res: ServerResponse, error: OAuthError): void {
   noStore(res);
   if (error.error === 'invalid_client') {
-    res.set('WWW-Authenticate', error.challenge ?? BASIC_CHALLENGE);
+    res.setHeader('WWW-Authenticate', error.challenge ?? BASIC_CHALLENGE);
   } else if (error.challenge) {
-    res.set('WWW-Authenticate', error.challenge);
+    res.setHeader('WWW-Authenticate', error.challenge);
   }
-  res.status(error.status).json(error.toJSON());
+  sendJson(res, error.status, error.toJSON());
 }
 
 /**
@@ -25,9 +29,9 @@ export function sendOAuthError(res: Response, error: OAuthError): void {
  */
 export function oauthErrorHandler(
   error: unknown,
-  req: Request,
-  res: Response,
-  next: NextFunction,
+  req: PlainRequest,
+  res: ServerResponse,
+  next: PlainNext,
 ): void {
   if (error instanceof OAuthError) {
     sendOAuthError(res, error);

@@ -1,8 +1,9 @@
 import cluster from 'node:cluster';
-import type { RequestHandler, Router } from 'express';
+import type { Router } from 'express';
 import { clusterMetricsFromPrimary } from '../cluster/metrics-relay.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
+import type { PlainHandler } from '../http/endpoint.js';
 import { observeDatabase } from './database-metrics.js';
 import { observeRequests } from './http-metrics.js';
 import { metricsRouter } from './metrics-endpoint.js';
@@ -12,7 +13,7 @@ import { collectProcessMetrics, processMetrics } from './metrics-source.js';
 /** What a service process does for /metrics when they are on. */
 export interface ServiceMetrics {
   /** Times every request; mounted before anything else. */
-  observeRequests: RequestHandler;
+  observeRequests: PlainHandler;
   /** `/metrics` on the service port, when METRICS_TOKEN is set. */
   routers: Router[];
   /** Serves METRICS_PORT, unless this is a cluster worker (the primary serves it); its URL. */

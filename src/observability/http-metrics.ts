@@ -1,9 +1,16 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { PlainNext } from '../http/endpoint.js';
 import { httpRequestDuration } from './instruments.js';
 
 const STARTED_AT = Symbol('http-metrics.startedAt');
 
-interface TimedResponse extends Response {
+/** What Express (or the fast listener) leaves on a request: the route that answered. */
+interface RoutedRequest extends IncomingMessage {
+  route?: unknown;
+  baseUrl?: string;
+}
+
+interface TimedResponse extends ServerResponse<RoutedRequest> {
   [STARTED_AT]?: number;
 }
 
@@ -14,7 +21,7 @@ const STATIC_MOUNT = '/assets';
  * Times every response into http_request_duration_seconds. One shared listener per response,
  * the start time on the response itself: nothing else is allocated per request.
  */
-export function observeRequests(_req: Request, res: Response, next: NextFunction): void {
+export function observeRequests(_req: IncomingMessage, res: ServerResponse, next: PlainNext): void {
   (res as TimedResponse)[STARTED_AT] = performance.now();
   // 'finish' fires once; `on` avoids the wrapper `once` would allocate.
   res.on('finish', recordResponse);
@@ -35,7 +42,7 @@ function recordResponse(this: TimedResponse): void {
  * ids and tokens in paths do not become labels. Every router is mounted at the root, so the
  * route's own pattern is the whole one.
  */
-function routeLabel(req: Request): string {
+function routeLabel(req: RoutedRequest): string {
   const path: unknown = (req.route as { path?: unknown } | undefined)?.path;
   if (typeof path === 'string') return path;
   if (req.baseUrl === STATIC_MOUNT) return `${STATIC_MOUNT}/*`;

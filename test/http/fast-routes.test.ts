@@ -159,6 +159,29 @@ describeEachDialect('fast listener answers as Express does', (database) => {
     });
   });
 
+  for (const path of ['/oauth/v2/introspect', '/oauth/v2/revoke']) {
+    describe(`POST ${path}`, () => {
+      // A token either service issued would be active on one of them only (their issuers differ);
+      // what each answers for its own tokens is test/oauth/token-endpoint.test.ts's.
+      it('answers an unknown token and every refusal the same way', async () => {
+        const cases: Array<[Record<string, string>, string | undefined, number]> = [
+          [{ ...client(), 'content-type': FORM }, 'token=x.y.z', 200],
+          [{ ...client(), 'content-type': JSON_TYPE }, JSON.stringify({ token: 'x.y.z' }), 200],
+          [{ ...client(), 'content-type': FORM }, 'token_type_hint=access_token', 400],
+          [{ ...client(), 'content-type': 'text/plain' }, 'token=x', 415],
+          [{ ...client(), 'content-type': FORM }, `token=${'x'.repeat(3000)}`, 413],
+          [{ ...client(), 'content-type': JSON_TYPE }, '{"token":', 400],
+          [{ 'content-type': FORM }, 'token=x', 401],
+          [{ ...basic(tenant.app.client_id, 'wrong'), 'content-type': FORM }, 'token=x', 401],
+        ];
+        for (const [headers, body, status] of cases) {
+          const answer = await both('POST', path, headers, body);
+          assert.equal(answer.status, status, `${JSON.stringify(headers)} ${body}`);
+        }
+      });
+    });
+  }
+
   describe('POST /graphql', () => {
     const bearer = { authorization: 'Bearer valid-test-token' };
     it('answers queries and every refusal the same way', async () => {

@@ -1,18 +1,21 @@
-import express, {
-  Router,
-  type NextFunction,
-  type Request,
-  type RequestHandler,
-  type Response,
-} from 'express';
+import type { ServerResponse } from 'node:http';
+import express, { Router } from 'express';
 import type { ValidateFunction } from 'ajv';
+import typeis from 'type-is';
 import {
   validateClientId,
   validateIntrospectRequest,
   validateRevokeRequest,
 } from '../../../generated/validators.cjs';
-import { mountPost, type PostEndpoint } from '../../http/endpoint.js';
+import {
+  mountPost,
+  type PlainHandler,
+  type PlainNext,
+  type PlainRequest,
+  type PostEndpoint,
+} from '../../http/endpoint.js';
 import { sendError } from '../../http/errors.js';
+import { sendJson } from '../../http/json-answer.js';
 import { validationMessage } from '../../http/openapi-validation.js';
 import { recordTokenIssued } from '../../observability/instruments.js';
 import type { RateLimiter } from '../../security/rate-limiter.js';
@@ -40,67 +43,94 @@ export interface TokenRouterDependencies {
 type FormBody = Record<string, unknown>;
 
 /** POST /oauth/v2/tokens, /oauth/v2/revoke and /oauth/v2/introspect on the API host. */
-export function tokenRouter(deps: TokenRouterDependencies, tokens = tokenEndpoint(deps)): Router {
+export function tokenRouter(endpoints: readonly PostEndpoint[]): Router {
   const router = Router();
-  const body = formOrJsonBody(deps.bodyLimitBytes);
-  const authenticate = async (req: Request, fromCache: boolean | 'current' = false) =>
-    (
-      await deps.clients.authenticate(
-        readClientCredentials(req.get('authorization'), formOf(req)),
-        { fromCache },
-      )
-    ).app;
-
-  mountPost(router, tokens);
-
-  router.post(
-    '/oauth/v2/revoke',
-    body,
-    rateLimited(deps.limiter),
-    async (req: Request, res: Response) => {
-      const form = validated(validateRevokeRequest, formOf(req));
-      const client = await authenticate(req);
-      await deps.revocation.revoke(client, form.token, form.token_type_hint);
-      noStore(res).status(200).end();
-    },
+  for (const endpoint of endpoints) mountPost(router, endpoint);
+  router.use(
+    endpoints.map((endpoint) => endpoint.path),
+    oauthErrorHandler,
   );
-
-  router.post(
-    '/oauth/v2/introspect',
-    body,
-    rateLimited(deps.limiter),
-    async (req: Request, res: Response) => {
-      const form = validated(validateIntrospectRequest, formOf(req));
-      // Read-only: no commit to check a cached app at, so the cache answers only when current.
-      const client = await authenticate(req, 'current');
-      if (client.client_type === 'public') {
-        throw new OAuthError(
-          'invalid_client',
-          'introspection is available to confidential clients only',
-        );
-      }
-      noStore(res).json(
-        await deps.introspection.introspect(client, form.token, form.token_type_hint),
-      );
-    },
-  );
-
-  router.use(['/oauth/v2/tokens', '/oauth/v2/revoke', '/oauth/v2/introspect'], oauthErrorHandler);
   return router;
 }
 
 /**
- * POST /oauth/v2/tokens: mounted by tokenRouter, and served by the fast listener too (its
- * errors are answered by oauthErrorHandler either way).
+ * The token host's three POST endpoints, written for node:http's request and response: mounted
+ * by tokenRouter, and served by the fast listener too (their errors are answered by
+ * oauthErrorHandler either way).
  */
-export function tokenEndpoint(deps: TokenRouterDependencies): PostEndpoint {
-  const { grants, issuer } = deps;
+export function tokenEndpoints(deps: TokenRouterDependencies): PostEndpoint[] {
+  return [tokenEndpoint(deps), revokeEndpoint(deps), introspectEndpoint(deps)];
+}
+
+function clientAuthenticator(deps: TokenRouterDependencies) {
+  return async (req: PlainRequest, fromCache: boolean | 'current' = false) =>
+    (
+      await deps.clients.authenticate(
+        readClientCredentials(req.headers.authorization, formOf(req)),
+        { fromCache },
+      )
+    ).app;
+}
+
+function revokeEndpoint(deps: TokenRouterDependencies): PostEndpoint {
+  const authenticate = clientAuthenticator(deps);
   return {
-    path: '/oauth/v2/tokens',
+    path: '/oauth/v2/revoke',
+    plain: true,
     handlers: [
       ...formOrJsonBody(deps.bodyLimitBytes),
       rateLimited(deps.limiter),
-      async (req: Request, res: Response) => {
+      async (req: PlainRequest, res: ServerResponse) => {
+        const form = validated(validateRevokeRequest, formOf(req));
+        const client = await authenticate(req);
+        await deps.revocation.revoke(client, form.token, form.token_type_hint);
+        noStore(res).statusCode = 200;
+        res.end();
+      },
+    ],
+    errorHandlers: [oauthErrorHandler],
+  };
+}
+
+function introspectEndpoint(deps: TokenRouterDependencies): PostEndpoint {
+  const authenticate = clientAuthenticator(deps);
+  return {
+    path: '/oauth/v2/introspect',
+    plain: true,
+    handlers: [
+      ...formOrJsonBody(deps.bodyLimitBytes),
+      rateLimited(deps.limiter),
+      async (req: PlainRequest, res: ServerResponse) => {
+        const form = validated(validateIntrospectRequest, formOf(req));
+        // Read-only: no commit to check a cached app at, so the cache answers only when current.
+        const client = await authenticate(req, 'current');
+        if (client.client_type === 'public') {
+          throw new OAuthError(
+            'invalid_client',
+            'introspection is available to confidential clients only',
+          );
+        }
+        noStore(res);
+        sendJson(
+          res,
+          200,
+          await deps.introspection.introspect(client, form.token, form.token_type_hint),
+        );
+      },
+    ],
+    errorHandlers: [oauthErrorHandler],
+  };
+}
+
+function tokenEndpoint(deps: TokenRouterDependencies): PostEndpoint {
+  const { grants, issuer } = deps;
+  return {
+    path: '/oauth/v2/tokens',
+    plain: true,
+    handlers: [
+      ...formOrJsonBody(deps.bodyLimitBytes),
+      rateLimited(deps.limiter),
+      async (req: PlainRequest, res: ServerResponse) => {
         const form = formOf(req);
         const grantType = form.grant_type;
         if (grantType === undefined)
@@ -115,26 +145,27 @@ export function tokenEndpoint(deps: TokenRouterDependencies): PostEndpoint {
         const request = validated(grant.validate, form);
         const issued = await issuer.issue(
           grant,
-          readClientCredentials(req.get('authorization'), form),
+          readClientCredentials(req.headers.authorization, form),
           request,
         );
         recordTokenIssued(grant.name);
-        noStore(res).json({ ...issued, convid: req.id });
+        sendJson(noStore(res), 200, { ...issued, convid: req.id });
       },
     ],
     errorHandlers: [oauthErrorHandler],
   };
 }
 
-function formOrJsonBody(limit: number): RequestHandler[] {
+/** body-parser's parsers take node:http's request as they are. */
+function formOrJsonBody(limit: number): PlainHandler[] {
   return [
     requireFormOrJson,
-    express.urlencoded({ extended: false, limit }),
-    express.json({ limit }),
+    express.urlencoded({ extended: false, limit }) as PlainHandler,
+    express.json({ limit }) as PlainHandler,
   ];
 }
 
-function formOf(req: Request): FormBody {
+function formOf(req: PlainRequest): FormBody {
   return (req.body ?? {}) as FormBody;
 }
 
@@ -144,8 +175,8 @@ function validated<T>(validate: ValidateFunction<T>, form: FormBody): T {
   return form;
 }
 
-function requireFormOrJson(req: Request, res: Response, next: NextFunction): void {
-  if (req.is(['application/x-www-form-urlencoded', 'application/json'])) {
+function requireFormOrJson(req: PlainRequest, res: ServerResponse, next: PlainNext): void {
+  if (typeis(req, ['application/x-www-form-urlencoded', 'application/json'])) {
     next();
     return;
   }
@@ -165,13 +196,13 @@ function requireFormOrJson(req: Request, res: Response, next: NextFunction): voi
  * its name (client secrets are 256-bit random strings, so guessing them is not the threat).
  */
 function rateLimited(limiter: RateLimiter) {
-  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+  return async (req: PlainRequest, res: ServerResponse, next: PlainNext): Promise<void> => {
     const decision = await limiter.consume(`${req.ip}|${claimedClientId(req) ?? '-'}`);
     if (decision.allowed) {
       next();
       return;
     }
-    noStore(res).set('Retry-After', String(decision.retryAfterSeconds));
+    noStore(res).setHeader('Retry-After', String(decision.retryAfterSeconds));
     sendError(
       req,
       res,
@@ -187,8 +218,8 @@ function rateLimited(limiter: RateLimiter) {
  * (the handler refuses the others with invalid_request), so no control character or overlong
  * value reaches the limiter's key.
  */
-function claimedClientId(req: Request): string | undefined {
-  const header = req.get('authorization');
+function claimedClientId(req: PlainRequest): string | undefined {
+  const header = req.headers.authorization;
   if (header?.startsWith('Basic ')) {
     const decoded = Buffer.from(header.slice(6), 'base64').toString('utf8');
     const id = decoded.slice(0, Math.max(0, decoded.indexOf(':')));
