@@ -1,4 +1,5 @@
-import express, { Router, type NextFunction, type Request, type Response } from 'express';
+import type { ServerResponse } from 'node:http';
+import express, { Router } from 'express';
 import {
   GraphQLError,
   getOperationAST,
@@ -13,10 +14,19 @@ import {
   type Response as GraphQLHttpResponse,
 } from 'graphql-http';
 import type { Logger } from 'pino';
+import typeis from 'type-is';
 import type { GraphQLLimits } from '../config.js';
 import type { TemporarilyUnavailable } from '../errors.js';
-import { mountErrorHandlers, mountPost, type PostEndpoint } from '../http/endpoint.js';
+import {
+  mountErrorHandlers,
+  mountPost,
+  type PlainHandler,
+  type PlainNext,
+  type PlainRequest,
+  type PostEndpoint,
+} from '../http/endpoint.js';
 import { recognise } from '../http/errors.js';
+import { sendJsonText } from '../http/json-answer.js';
 import { isRefusal, type BearerRefusal } from '../oauth/tokens/bearer-refusal.js';
 import {
   countingGraphQLErrors,
@@ -55,6 +65,13 @@ export interface GatewayOptions<Context extends GatewayContext> {
 const BEARER = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i;
 const JSON_MEDIA_TYPE = 'application/json';
 
+/** Where authenticateBearer leaves the verified caller for the GraphQL handler. */
+const PRINCIPAL = Symbol('graphql.principal');
+
+interface AuthenticatedRequest extends PlainRequest {
+  [PRINCIPAL]?: Principal;
+}
+
 /**
  * `POST /graphql`: bearer authentication first (so an unauthenticated caller never reaches the
  * parser), then a size-limited JSON body, then graphql-http over the schema. Documents come from
@@ -78,7 +95,7 @@ export function graphqlGateway<Context extends GatewayContext>(
   const formatError = countingGraphQLErrors(createErrorFormatter(options.logger));
   const answerLimits = { maxNodes: limits.maxResponseNodes, maxBytes: limits.maxResponseBytes };
 
-  const handleRequest = createHandler<Request, GatewayContext, Context>({
+  const handleRequest = createHandler<AuthenticatedRequest, GatewayContext, Context>({
     schema,
     parseRequestParams: (req) => readRequestParams(req.raw.body),
     // Returning arguments here replaces graphql-http's own parse and validate steps.
@@ -139,22 +156,24 @@ export function graphqlGateway<Context extends GatewayContext>(
 
   const endpoint: PostEndpoint = {
     path: '/graphql',
+    plain: true,
     handlers: [
       authenticateBearer(options.authenticate),
       requireJsonBody,
-      express.json({ limit: options.bodyLimitBytes, type: JSON_MEDIA_TYPE }),
-      async (req: Request, res: Response, next: NextFunction) => {
+      // body-parser's parser takes node:http's request as it is.
+      express.json({ limit: options.bodyLimitBytes, type: JSON_MEDIA_TYPE }) as PlainHandler,
+      async (req: AuthenticatedRequest, res: ServerResponse, next: PlainNext) => {
         try {
           const [body, init] = await handle({
-            method: req.method,
-            url: req.url,
+            method: req.method!,
+            url: req.url!,
             headers: req.headers,
             body: null,
             raw: req,
             context: {
               requestId: req.id,
               logger: req.log,
-              principal: res.locals.principal as Principal,
+              principal: req[PRINCIPAL]!,
               answer: new AnswerBudget(answerLimits),
             },
           });
@@ -169,7 +188,7 @@ export function graphqlGateway<Context extends GatewayContext>(
   };
   const router = Router();
   mountPost(router, endpoint);
-  router.all('/graphql', (_req, res) => {
+  router.all('/graphql', (_req, res: ServerResponse) => {
     res.setHeader('Allow', 'POST');
     sendGraphQLError(res, 405, 'Use POST for GraphQL requests', 'BAD_USER_INPUT');
   });
@@ -178,8 +197,8 @@ export function graphqlGateway<Context extends GatewayContext>(
 }
 
 function authenticateBearer(authenticate: BearerAuthenticator) {
-  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
-    const header = req.get('authorization');
+  return async (req: AuthenticatedRequest, res: ServerResponse, next: PlainNext): Promise<void> => {
+    const header = req.headers.authorization;
     const token = header ? BEARER.exec(header)?.[1] : undefined;
     if (!token) {
       res.setHeader('WWW-Authenticate', 'Bearer realm="graphql"');
@@ -206,17 +225,17 @@ function authenticateBearer(authenticate: BearerAuthenticator) {
       sendGraphQLError(res, 401, description, 'UNAUTHENTICATED');
       return;
     }
-    res.locals.principal = principal;
+    req[PRINCIPAL] = principal;
     next();
   };
 }
 
-function requireJsonBody(req: Request, res: Response, next: NextFunction): void {
-  if (req.is(JSON_MEDIA_TYPE)) {
+function requireJsonBody(req: PlainRequest, res: ServerResponse, next: PlainNext): void {
+  if (typeis(req, [JSON_MEDIA_TYPE])) {
     next();
     return;
   }
-  const given = req.get('content-type') ?? 'no Content-Type';
+  const given = req.headers['content-type'] ?? 'no Content-Type';
   sendGraphQLError(
     res,
     415,
@@ -303,7 +322,12 @@ function asBadUserInput(error: GraphQLError): GraphQLError {
  * Body-parser failures on /graphql (an unreadable body is GRAPHQL_PARSE_FAILED) and a database
  * too busy to authenticate the caller, answered in GraphQL's response shape.
  */
-function graphqlBodyErrors(error: unknown, req: Request, res: Response, next: NextFunction): void {
+function graphqlBodyErrors(
+  error: unknown,
+  req: PlainRequest,
+  res: ServerResponse,
+  next: PlainNext,
+): void {
   const known = res.headersSent ? undefined : recognise(error, req, res);
   if (!known) {
     next(error);
@@ -318,7 +342,12 @@ function graphqlBodyErrors(error: unknown, req: Request, res: Response, next: Ne
   sendGraphQLError(res, known.status, known.description, code);
 }
 
-function sendGraphQLError(res: Response, status: number, message: string, code: ErrorCode): void {
+function sendGraphQLError(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  code: ErrorCode,
+): void {
   recordGraphQLError(code);
-  res.status(status).type('application/json').send(errorResponseBody(message, code));
+  sendJsonText(res, status, errorResponseBody(message, code));
 }

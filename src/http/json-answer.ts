@@ -5,7 +5,11 @@ import type { ServerResponse } from 'node:http';
  * sends, without its ETag (these answers are never cached) or any other per-call work.
  */
 export function sendJson(res: ServerResponse, status: number, value: unknown): void {
-  const text = JSON.stringify(value);
+  sendJsonText(res, status, JSON.stringify(value));
+}
+
+/** sendJson for a document already serialized. */
+export function sendJsonText(res: ServerResponse, status: number, text: string): void {
   res.statusCode = status;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Content-Length', Buffer.byteLength(text));
