@@ -70,6 +70,7 @@ describeEachDialect(
         '0015_app_publisher',
         '0017_recording_chunks',
         '0018_deployment_settings',
+        '0019_partial_token_indexes',
       ]);
       assert.deepEqual(await existingTables(db), TABLES);
       assert.deepEqual(await pendingMigrations(db), []);
@@ -77,6 +78,7 @@ describeEachDialect(
 
       const reverted = await rollbackAll(db);
       assert.deepEqual(reverted, [
+        '0019_partial_token_indexes',
         '0018_deployment_settings',
         '0017_recording_chunks',
         '0015_app_publisher',

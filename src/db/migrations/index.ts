@@ -16,6 +16,7 @@ import * as emailVerification from './0014_email_verification.js';
 import * as appPublisher from './0015_app_publisher.js';
 import * as recordingChunks from './0017_recording_chunks.js';
 import * as deploymentSettings from './0018_deployment_settings.js';
+import * as partialTokenIndexes from './0019_partial_token_indexes.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -45,6 +46,7 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migration]> =
   ['0015_app_publisher', appPublisher],
   ['0017_recording_chunks', recordingChunks],
   ['0018_deployment_settings', deploymentSettings],
+  ['0019_partial_token_indexes', partialTokenIndexes],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
