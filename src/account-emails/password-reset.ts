@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { AccountStore } from '../accounts/account-store.js';
-import type { AuditLog } from '../audit/audit-log.js';
+import type { AuditLog, RequestOrigin } from '../audit/audit-log.js';
 import type { Clock } from '../clock.js';
 import type { Mailer } from '../mail/mailer.js';
 import { hashPassword, passwordProblem } from '../security/passwords.js';
@@ -51,24 +51,24 @@ export class PasswordReset {
     this.background = new BackgroundMail(deps.logger, 'a password-reset mail');
   }
 
-  async request(email: string, ip: string): Promise<RequestOutcome> {
+  async request(email: string, origin: RequestOrigin): Promise<RequestOutcome> {
     const { ipLimiter, emailLimiter, audit } = this.deps;
     const address = email.trim();
     // Both budgets are counted on every request, so neither reveals anything about the other.
     const [byIp, byEmail] = await Promise.all([
-      ipLimiter.consume(ip),
+      ipLimiter.consume(origin.ip),
       emailLimiter.consume(sha256Hex(address.toLowerCase())),
     ]);
     const refused = [byIp, byEmail].find((decision) => !decision.allowed);
     if (refused && !refused.allowed) {
       await audit.record({
         type: 'password_reset.rate_limited',
-        ip,
+        ...origin,
         details: { retry_after_seconds: refused.retryAfterSeconds },
       });
       return { outcome: 'rate-limited', retryAfterSeconds: refused.retryAfterSeconds };
     }
-    this.background.run(() => this.mailLink(address, ip));
+    this.background.run(() => this.mailLink(address, origin));
     return { outcome: 'accepted' };
   }
 
@@ -77,7 +77,7 @@ export class PasswordReset {
     return this.deps.links.check(token, 'reset_password');
   }
 
-  async reset(token: string, password: string, ip: string): Promise<ResetOutcome> {
+  async reset(token: string, password: string, origin: RequestOrigin): Promise<ResetOutcome> {
     const { links, accounts, sessions, audit, clock } = this.deps;
     const problem = passwordProblem(password);
     if (problem) {
@@ -99,7 +99,7 @@ export class PasswordReset {
         {
           type: 'password_reset.completed',
           actorUserId: used.userId,
-          ip,
+          ...origin,
           details: { sessions_ended: signedOut },
         },
         tx,
@@ -113,7 +113,7 @@ export class PasswordReset {
     return this.background.idle();
   }
 
-  private async mailLink(address: string, ip: string): Promise<void> {
+  private async mailLink(address: string, origin: RequestOrigin): Promise<void> {
     const { accounts, links, urls, mailer, audit } = this.deps;
     const user = isPossibleIdentifier(address, MAX_EMAIL_LENGTH)
       ? await accounts.findUserByEmail(address)
@@ -121,7 +121,7 @@ export class PasswordReset {
     await audit.record({
       type: 'password_reset.requested',
       actorUserId: user?.id ?? null,
-      ip,
+      ...origin,
       details: { account_found: Boolean(user) },
     });
     if (!user) return;

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { AccountService } from '../accounts/account-service.js';
 import type { AccountStore } from '../accounts/account-store.js';
-import type { AuditLog } from '../audit/audit-log.js';
+import type { AuditLog, RequestOrigin } from '../audit/audit-log.js';
 import { ConflictError } from '../errors.js';
 import type { Mailer } from '../mail/mailer.js';
 import { hashPassword } from '../security/passwords.js';
@@ -46,18 +46,18 @@ export class SignUp {
   }
 
   /** Throws InvalidFields when the form breaks a rule (the same rules for both). */
-  async submit(form: SignUpForm, ip: string): Promise<void> {
+  async submit(form: SignUpForm, origin: RequestOrigin): Promise<void> {
     const { users, verification } = this.deps;
     try {
       const user = await users.createUser({ ...form, requireName: true });
       this.background.run(async () => {
-        await verification.sendLink(user, ip);
+        await verification.sendLink(user, origin);
       });
     } catch (error) {
       if (!(error instanceof ConflictError)) throw error;
       // The work a new account costs, so that the time of the answer does not tell either.
       await hashPassword(form.password);
-      this.background.run(() => this.tellOwner(form.email.trim(), ip));
+      this.background.run(() => this.tellOwner(form.email.trim(), origin));
     }
   }
 
@@ -66,7 +66,7 @@ export class SignUp {
     return this.background.idle();
   }
 
-  private async tellOwner(address: string, ip: string): Promise<void> {
+  private async tellOwner(address: string, origin: RequestOrigin): Promise<void> {
     const { accounts, mailer, urls, noticeLimiter, audit } = this.deps;
     const owner = await accounts.findUserByEmail(address);
     if (!owner) return;
@@ -75,7 +75,7 @@ export class SignUp {
     await audit.record({
       type: 'sign_up.existing_address',
       actorUserId: owner.id,
-      ip,
+      ...origin,
       details: { owner_mailed: counted.allowed },
     });
     if (!counted.allowed) return;

@@ -27,6 +27,12 @@ export interface RotatedSecret {
   clientSecret: string;
 }
 
+/** The request behind a change, as its audit entry records it (both absent for the CLI). */
+export interface AuditContext {
+  ip?: string | null;
+  requestId?: string | null;
+}
+
 /** What the owner of an app may change on its Overview tab. */
 export interface AppDetailsInput extends AppPublisherInput {
   name: string;
@@ -71,6 +77,8 @@ export class AppService {
     grantTypes?: readonly string[];
     /** Optional publisher details shown on the consent page. */
     publisher?: AppPublisherInput;
+    /** The request that registers it, for the audit trail; none from the CLI. */
+    context?: AuditContext;
   }): Promise<CreatedApp> {
     const name = appName(input.name);
     const description = appDescription(input.description);
@@ -108,6 +116,8 @@ export class AppService {
           type: 'app.registered',
           actorUserId: owner.id,
           appId: app.id,
+          ip: input.context?.ip ?? null,
+          requestId: input.context?.requestId ?? null,
           details: {
             client_id: app.client_id,
             name,
@@ -156,7 +166,7 @@ export class AppService {
   async rotateSecret(
     ownerUserId: string,
     clientId: string,
-    context: { ip?: string | null } = {},
+    context: AuditContext = {},
   ): Promise<RotatedSecret> {
     const app = await this.ownedApp(ownerUserId, clientId);
     if (app.client_type !== 'confidential') {
@@ -179,6 +189,7 @@ export class AppService {
           actorUserId: ownerUserId,
           appId: app.id,
           ip: context.ip ?? null,
+          requestId: context.requestId ?? null,
         },
         trx,
       );
@@ -205,7 +216,7 @@ export class AppService {
     ownerUserId: string,
     clientId: string,
     password: string,
-    context: { ip?: string | null } = {},
+    context: AuditContext = {},
   ): Promise<string> {
     const app = await this.ownedApp(ownerUserId, clientId);
     const owner = await this.accounts.findUserById(ownerUserId);
@@ -223,6 +234,7 @@ export class AppService {
       actorUserId: ownerUserId,
       appId: app.id,
       ip: context.ip ?? null,
+      requestId: context.requestId ?? null,
     });
     return this.secretBox.open(app.client_secret_sealed);
   }
@@ -237,7 +249,7 @@ export class AppService {
     ownerUserId: string,
     clientId: string,
     input: AppDetailsInput,
-    context: { ip?: string | null } = {},
+    context: AuditContext = {},
   ): Promise<AppRow> {
     const app = await this.ownedApp(ownerUserId, clientId);
     const problems: FieldProblem[] = [];
@@ -270,6 +282,7 @@ export class AppService {
             actorUserId: ownerUserId,
             appId: app.id,
             ip: context.ip ?? null,
+            requestId: context.requestId ?? null,
             details: changes,
           },
           trx,
@@ -282,8 +295,13 @@ export class AppService {
   }
 
   /** Adds a redirect URI at the end of the app's list. */
-  addRedirectUri(ownerUserId: string, clientId: string, uri: string): Promise<string[]> {
-    return this.changeRedirectUris(ownerUserId, clientId, (current) => ({
+  addRedirectUri(
+    ownerUserId: string,
+    clientId: string,
+    uri: string,
+    context: AuditContext = {},
+  ): Promise<string[]> {
+    return this.changeRedirectUris(ownerUserId, clientId, context, (current) => ({
       next: [...current, uri],
       type: 'app.redirect_uri_added',
       details: { redirect_uri: uri, position: current.length + 1 },
@@ -296,8 +314,9 @@ export class AppService {
     clientId: string,
     position: number,
     uri: string,
+    context: AuditContext = {},
   ): Promise<string[]> {
-    return this.changeRedirectUris(ownerUserId, clientId, (current) => {
+    return this.changeRedirectUris(ownerUserId, clientId, context, (current) => {
       const replaced = uriAt(current, position);
       return {
         next: current.map((existing, index) => (index === position - 1 ? uri : existing)),
@@ -316,8 +335,9 @@ export class AppService {
     clientId: string,
     position: number,
     expected?: string,
+    context: AuditContext = {},
   ): Promise<string[]> {
-    return this.changeRedirectUris(ownerUserId, clientId, (current, app) => {
+    return this.changeRedirectUris(ownerUserId, clientId, context, (current, app) => {
       const removed = uriAt(current, position);
       if (expected !== undefined && removed !== expected) {
         throw new ValidationError(
@@ -347,7 +367,7 @@ export class AppService {
   async deleteApp(
     ownerUserId: string,
     clientId: string,
-    context: { ip?: string | null } = {},
+    context: AuditContext = {},
   ): Promise<AppRow> {
     const app = await this.ownedApp(ownerUserId, clientId);
     const deleted = await this.apps.inTransaction(async (store, trx) => {
@@ -358,6 +378,7 @@ export class AppService {
           actorUserId: ownerUserId,
           appId: app.id,
           ip: context.ip ?? null,
+          requestId: context.requestId ?? null,
           details: { client_id: app.client_id, name: app.name },
         },
         trx,
@@ -376,6 +397,7 @@ export class AppService {
   private async changeRedirectUris(
     ownerUserId: string,
     clientId: string,
+    context: AuditContext,
     change: (current: string[], app: AppRow) => RedirectUriChange,
   ): Promise<string[]> {
     const app = await this.ownedApp(ownerUserId, clientId);
@@ -390,6 +412,8 @@ export class AppService {
           type: changed.type,
           actorUserId: ownerUserId,
           appId: app.id,
+          ip: context.ip ?? null,
+          requestId: context.requestId ?? null,
           details: changed.details,
         },
         trx,

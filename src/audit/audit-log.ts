@@ -2,7 +2,6 @@ import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { AuditEventRow } from '../db/rows.js';
 import type { Transaction } from '../db/transactions.js';
-import { currentRequestId } from '../logging.js';
 import type { AuditStore } from './audit-store.js';
 
 export type AuditEventType =
@@ -41,8 +40,18 @@ export interface AuditEntry {
   appId?: string | null;
   employerId?: string | null;
   ip?: string | null;
+  /** The request that caused the event (its X-Request-Id); none for the CLI and background work. */
+  requestId?: string | null;
   /** Event-specific facts. Never a secret: no tokens, codes, passwords or client secrets. */
   details?: Record<string, unknown>;
+}
+
+/** Where a request that causes audited events came from: what its entries record of it. */
+export interface RequestOrigin {
+  /** The client's address. */
+  ip: string;
+  /** The request's id (X-Request-Id); absent where no request is involved (tests, the CLI). */
+  requestId?: string;
 }
 
 /** Append-only record of security-relevant events, in the audit_events table. */
@@ -75,7 +84,7 @@ export class AuditLog {
       actor_user_id: entry.actorUserId ?? null,
       app_id: entry.appId ?? null,
       employer_id: entry.employerId ?? null,
-      request_id: currentRequestId() ?? null,
+      request_id: entry.requestId ?? null,
       ip: entry.ip ?? null,
       details: entry.details ? JSON.stringify(entry.details) : null,
     };
@@ -84,7 +93,12 @@ export class AuditLog {
   /** Logs that `entry` was stored. */
   announce(entry: AuditEntry): void {
     this.logger.info(
-      { audit: entry.type, appId: entry.appId, userId: entry.actorUserId },
+      {
+        audit: entry.type,
+        appId: entry.appId,
+        userId: entry.actorUserId,
+        ...(entry.requestId && { requestId: entry.requestId }),
+      },
       'audit event',
     );
   }

@@ -3,7 +3,8 @@ import { InvalidFields, type FieldProblem } from '../errors.js';
 import { CSRF_FIELD } from '../sessions/csrf.js';
 import type { ConsoleGuards } from './console-guards.js';
 import type { ConsoleDependencies } from './dependencies.js';
-import { clientIp, field, sentence, waitFor } from './forms.js';
+import { originOf } from '../http/request-origin.js';
+import { field, sentence, waitFor } from './forms.js';
 import type { ConsolePages } from './pages.js';
 import { CONSOLE_PATHS } from './paths.js';
 
@@ -53,7 +54,7 @@ export function accountRouter(
         error,
       });
     if (!email.trim() || !password) return again(400, SIGN_IN_REQUIRED);
-    const result = await signIn.attempt({ email, password, ip: clientIp(req) });
+    const result = await signIn.attempt({ email, password, ...originOf(req) });
     if (result.outcome === 'rate-limited') {
       res.setHeader('Retry-After', String(result.retryAfterSeconds));
       return again(
@@ -86,8 +87,8 @@ export function accountRouter(
         name,
         problems,
       });
-    const ip = clientIp(req);
-    const counted = await signUpLimiter.consume(ip);
+    const origin = originOf(req);
+    const counted = await signUpLimiter.consume(origin.ip);
     if (!counted.allowed) {
       res.setHeader('Retry-After', String(counted.retryAfterSeconds));
       return again(429, [
@@ -98,7 +99,7 @@ export function accountRouter(
       ]);
     }
     try {
-      await signUp.submit({ email, password: field(req, 'password'), name }, ip);
+      await signUp.submit({ email, password: field(req, 'password'), name }, origin);
     } catch (error) {
       if (error instanceof InvalidFields) {
         return again(

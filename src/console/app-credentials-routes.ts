@@ -2,7 +2,8 @@ import { Router } from 'express';
 import { NotFoundError, ValidationError } from '../errors.js';
 import type { ConsoleGuards } from './console-guards.js';
 import type { ConsoleDependencies } from './dependencies.js';
-import { clientIp, field, sentence } from './forms.js';
+import { originOf } from '../http/request-origin.js';
+import { field, sentence } from './forms.js';
 import type { ConsolePages } from './pages.js';
 import { CONSOLE_PATHS, appPaths } from './paths.js';
 
@@ -52,7 +53,7 @@ export function appCredentialsRouter(
         current.session.userId,
         app.client_id,
         field(req, 'password'),
-        { ip: clientIp(req) },
+        originOf(req),
       );
       await revealLimiter.reset(attemptKey);
       await flash.put(current.session.idHash, app.client_id, secret);
@@ -83,9 +84,11 @@ export function appCredentialsRouter(
       return res.redirect(303, appPaths(req.params.clientId).rotate);
     }
     try {
-      const rotated = await appService.rotateSecret(current.session.userId, req.params.clientId, {
-        ip: clientIp(req),
-      });
+      const rotated = await appService.rotateSecret(
+        current.session.userId,
+        req.params.clientId,
+        originOf(req),
+      );
       await flash.put(current.session.idHash, rotated.app.client_id, rotated.clientSecret);
       notices.redirect(res, appPaths(rotated.app.client_id).credentials, 'secret-rotated');
     } catch (error) {

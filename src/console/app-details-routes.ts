@@ -10,7 +10,8 @@ import {
 import type { ConsoleGuards, SignedIn } from './console-guards.js';
 import type { ConsoleDependencies } from './dependencies.js';
 import { firstCall } from './first-call.js';
-import { clientIp, field, sentence } from './forms.js';
+import { originOf } from '../http/request-origin.js';
+import { field, sentence } from './forms.js';
 import type { Notice } from './notices.js';
 import { CONSOLE_PATHS, appPaths } from './paths.js';
 
@@ -85,9 +86,7 @@ export function appDetailsRouter(deps: ConsoleDependencies, guards: ConsoleGuard
       logoUrl: field(req, 'logo_url'),
     };
     try {
-      await apps.updateDetails(current.session.userId, app.client_id, values, {
-        ip: clientIp(req),
-      });
+      await apps.updateDetails(current.session.userId, app.client_id, values, originOf(req));
       notices.redirect(res, appPaths(app.client_id).overview, 'app-updated');
     } catch (error) {
       if (error instanceof NotFoundError) return guards.notFound(res, current.viewer);
@@ -143,7 +142,7 @@ export function appDetailsRouter(deps: ConsoleDependencies, guards: ConsoleGuard
   router.post(CONSOLE_PATHS.app.redirectUrls, form, (req, res) =>
     changeRedirectUrls(req, res, 'new', 'redirect-url-added', (current, clientId, uri) => {
       if (!uri) throw new ValidationError('enter a redirect URL to add', 'redirect_uris');
-      return apps.addRedirectUri(current.session.userId, clientId, uri);
+      return apps.addRedirectUri(current.session.userId, clientId, uri, originOf(req));
     }),
   );
 
@@ -161,7 +160,13 @@ export function appDetailsRouter(deps: ConsoleDependencies, guards: ConsoleGuard
             'redirect_uris',
           );
         }
-        return apps.replaceRedirectUri(current.session.userId, clientId, position, uri);
+        return apps.replaceRedirectUri(
+          current.session.userId,
+          clientId,
+          position,
+          uri,
+          originOf(req),
+        );
       },
     );
   });
@@ -184,7 +189,7 @@ export function appDetailsRouter(deps: ConsoleDependencies, guards: ConsoleGuard
     // The URL the confirmation showed: if another is at that position by now, nothing goes.
     const shown = field(req, 'redirect_uri') || undefined;
     return changeRedirectUrls(req, res, position, 'redirect-url-removed', (current, clientId) =>
-      apps.removeRedirectUri(current.session.userId, clientId, position, shown),
+      apps.removeRedirectUri(current.session.userId, clientId, position, shown, originOf(req)),
     );
   });
 
@@ -204,9 +209,7 @@ export function appDetailsRouter(deps: ConsoleDependencies, guards: ConsoleGuard
     const owned = await ownerForm(req, res);
     if (!owned) return;
     try {
-      await apps.deleteApp(owned.current.session.userId, owned.app.client_id, {
-        ip: clientIp(req),
-      });
+      await apps.deleteApp(owned.current.session.userId, owned.app.client_id, originOf(req));
     } catch (error) {
       if (error instanceof NotFoundError) return guards.notFound(res, owned.current.viewer);
       throw error;

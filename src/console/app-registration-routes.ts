@@ -3,6 +3,7 @@ import { ValidationError } from '../errors.js';
 import { chosenGrantTypes } from './app-details-routes.js';
 import type { ConsoleGuards } from './console-guards.js';
 import type { ConsoleDependencies } from './dependencies.js';
+import { originOf } from '../http/request-origin.js';
 import { field, redirectUriFields, sentence } from './forms.js';
 import type { ConsolePages, NewAppValues } from './pages.js';
 import { CONSOLE_PATHS, appPaths } from './paths.js';
@@ -77,6 +78,7 @@ export function appRegistrationRouter(
         public: values.clientType === 'public',
         description: values.description,
         grantTypes: values.grantTypes,
+        context: originOf(req),
       });
       if (created.clientSecret) {
         await flash.put(current.session.idHash, created.app.client_id, created.clientSecret);

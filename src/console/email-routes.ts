@@ -5,7 +5,8 @@ import { CSRF_FIELD } from '../sessions/csrf.js';
 import type { ConsoleGuards } from './console-guards.js';
 import type { ConsoleDependencies } from './dependencies.js';
 import type { EmailPages } from './email-pages.js';
-import { clientIp, field, sentence, waitFor } from './forms.js';
+import { originOf } from '../http/request-origin.js';
+import { field, sentence, waitFor } from './forms.js';
 import { CONSOLE_PATHS } from './paths.js';
 
 const EMAIL_REQUIRED = 'Enter the email address of your account.';
@@ -24,7 +25,7 @@ export function emailRouter(
   const router = Router();
 
   router.get(CONSOLE_PATHS.verifyEmail, async (req, res) => {
-    const verified = await verification.verify(req.params.token ?? '', clientIp(req));
+    const verified = await verification.verify(req.params.token ?? '', originOf(req));
     const viewer = await guards.viewer(req);
     if (!verified.ok) return pages.linkProblem(res, viewer, verified.problem);
     pages.verified(res, viewer);
@@ -33,7 +34,7 @@ export function emailRouter(
   router.post(CONSOLE_PATHS.resendVerification, form, async (req, res) => {
     const current = await guards.signedInForm(req, res);
     if (!current) return;
-    const sent = await verification.resend(current.session.userId, clientIp(req));
+    const sent = await verification.resend(current.session.userId, originOf(req));
     if (sent.outcome === 'rate-limited') {
       res.setHeader('Retry-After', String(sent.retryAfterSeconds));
       return pages.resendLimited(res, current.viewer, waitFor(sent.retryAfterSeconds));
@@ -59,7 +60,7 @@ export function emailRouter(
     const again = (status: number, error: string) =>
       pages.forgotPassword(res, { status, csrfToken: csrf.forAnonymous(req, res), email, error });
     if (!email.trim()) return again(400, EMAIL_REQUIRED);
-    const requested = await passwordReset.request(email, clientIp(req));
+    const requested = await passwordReset.request(email, originOf(req));
     if (requested.outcome === 'rate-limited') {
       res.setHeader('Retry-After', String(requested.retryAfterSeconds));
       return again(
@@ -80,7 +81,7 @@ export function emailRouter(
   router.post(CONSOLE_PATHS.resetPassword, form, async (req, res) => {
     if (!csrf.verifyAnonymous(req, field(req, CSRF_FIELD))) return guards.forbidden(res, null);
     const token = req.params.token ?? '';
-    const result = await passwordReset.reset(token, field(req, 'password'), clientIp(req));
+    const result = await passwordReset.reset(token, field(req, 'password'), originOf(req));
     if (result.outcome === 'bad-link') return pages.linkProblem(res, null, result.problem);
     if (result.outcome === 'bad-password') {
       return pages.resetPassword(res, {

@@ -3,7 +3,8 @@ import { NotFoundError } from '../errors.js';
 import type { ConsoleGuards, SignedIn } from './console-guards.js';
 import type { ConsoleDependencies } from './dependencies.js';
 import { ExplorerPages, type ExplorerChoice } from './explorer-pages.js';
-import { clientIp, field } from './forms.js';
+import { originOf } from '../http/request-origin.js';
+import { field } from './forms.js';
 import { CONSOLE_PATHS } from './paths.js';
 
 const CHOOSE_APP = 'Choose one of your apps.';
@@ -60,7 +61,7 @@ export function explorerRouter(deps: ConsoleDependencies, guards: ConsoleGuards)
         userId: current.session.userId,
         app,
         employerId: chosen.employerId,
-        ip: clientIp(req),
+        ...originOf(req),
       });
       pages.explorer(res, current.viewer, { ...available, chosen, token });
     } catch (error) {

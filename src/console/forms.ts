@@ -22,10 +22,6 @@ export function redirectUriFields(req: Request): string[] {
   return uris;
 }
 
-export function clientIp(req: Request): string {
-  return req.ip ?? req.socket.remoteAddress ?? 'unknown';
-}
-
 /** A service message as a sentence for a page: capital first letter, final full stop. */
 export function sentence(message: string): string {
   const text = message.charAt(0).toUpperCase() + message.slice(1);

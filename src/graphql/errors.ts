@@ -1,5 +1,4 @@
 import { GraphQLError } from 'graphql';
-import type { Logger } from 'pino';
 import { DomainError, NotFoundError, TemporarilyUnavailable } from '../errors.js';
 
 /**
@@ -28,29 +27,35 @@ export function errorResponseBody(message: string, code: ErrorCode): string {
 
 /**
  * Gives every error a code and masks the unexpected: an error whose cause is neither a
- * GraphQLError nor a domain error is logged in full (under the request id) and reaches the
- * client only as "Internal server error".
+ * GraphQLError nor a domain error (unexpectedCause) reaches the client only as "Internal server
+ * error"; the gateway has logged it in full under the request's id.
  */
-export function createErrorFormatter(logger: Logger) {
-  return (raw: Readonly<Error | GraphQLError>): GraphQLError => {
-    if (!(raw instanceof GraphQLError)) return masked(logger, raw);
-    const cause = raw.originalError;
-    if (cause instanceof TemporarilyUnavailable) {
-      return new GraphQLError(cause.message, {
-        path: raw.path,
-        extensions: { code: 'TEMPORARILY_UNAVAILABLE' },
-      });
-    }
-    if (cause instanceof DomainError) {
-      return withCode(raw, cause instanceof NotFoundError ? 'NOT_FOUND' : 'BAD_USER_INPUT');
-    }
-    if (cause && !(cause instanceof GraphQLError)) return masked(logger, cause, raw);
-    return withCode(raw, (raw.extensions.code as ErrorCode | undefined) ?? 'INTERNAL_SERVER_ERROR');
-  };
+export function formatGraphQLError(raw: Readonly<Error | GraphQLError>): GraphQLError {
+  if (!(raw instanceof GraphQLError)) return masked();
+  const cause = raw.originalError;
+  if (cause instanceof TemporarilyUnavailable) {
+    return new GraphQLError(cause.message, {
+      path: raw.path,
+      extensions: { code: 'TEMPORARILY_UNAVAILABLE' },
+    });
+  }
+  if (cause instanceof DomainError) {
+    return withCode(raw, cause instanceof NotFoundError ? 'NOT_FOUND' : 'BAD_USER_INPUT');
+  }
+  if (cause && !(cause instanceof GraphQLError)) return masked(raw);
+  return withCode(raw, (raw.extensions.code as ErrorCode | undefined) ?? 'INTERNAL_SERVER_ERROR');
 }
 
-function masked(logger: Logger, cause: Readonly<Error>, error?: GraphQLError): GraphQLError {
-  logger.error({ err: cause, path: error?.path }, 'unexpected error in GraphQL execution');
+/** What formatGraphQLError masks, to be logged: the cause of an error nobody expected. */
+export function unexpectedCause(raw: Readonly<Error | GraphQLError>): Readonly<Error> | undefined {
+  if (!(raw instanceof GraphQLError)) return raw;
+  const cause = raw.originalError;
+  if (!cause || cause instanceof GraphQLError) return undefined;
+  if (cause instanceof TemporarilyUnavailable || cause instanceof DomainError) return undefined;
+  return cause;
+}
+
+function masked(error?: GraphQLError): GraphQLError {
   return new GraphQLError('Internal server error', {
     path: error?.path,
     extensions: { code: 'INTERNAL_SERVER_ERROR' },

@@ -37,9 +37,10 @@ import {
 import type { ContextFactory, GatewayContext, Principal } from './context.js';
 import { DocumentCache } from './document.js';
 import {
-  createErrorFormatter,
+  formatGraphQLError,
   errorResponseBody,
   isTemporarilyUnavailable,
+  unexpectedCause,
   type ErrorCode,
 } from './errors.js';
 import { AnswerBudget, countAnswers } from './limits/answer-size.js';
@@ -92,7 +93,7 @@ export function graphqlGateway<Context extends GatewayContext>(
   const schema = countAnswers(options.schema, (context) => (context as GatewayContext).answer);
   const documents = new DocumentCache(schema, limits);
   const costs = new CostLimit(schema, limits.maxCost);
-  const formatError = countingGraphQLErrors(createErrorFormatter(options.logger));
+  const formatError = countingGraphQLErrors(formatGraphQLError);
   const answerLimits = { maxNodes: limits.maxResponseNodes, maxBytes: limits.maxResponseBytes };
 
   const handleRequest = createHandler<AuthenticatedRequest, GatewayContext, Context>({
@@ -122,6 +123,16 @@ export function graphqlGateway<Context extends GatewayContext>(
       };
     },
     onOperation: (req, args, result) => {
+      // Logged here, under the request's id; formatError masks them in the answer.
+      for (const error of 'errors' in result ? (result.errors ?? []) : []) {
+        const cause = unexpectedCause(error);
+        if (cause) {
+          req.raw.log.error(
+            { err: cause, path: error.path },
+            'unexpected error in GraphQL execution',
+          );
+        }
+      }
       // An answer that went past its budget was cut short; it is dropped whole for one error.
       const refusal = (args.contextValue as GatewayContext).answer.refusal();
       if (refusal) {

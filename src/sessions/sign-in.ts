@@ -1,5 +1,5 @@
 import type { AccountStore } from '../accounts/account-store.js';
-import type { AuditLog } from '../audit/audit-log.js';
+import type { AuditLog, RequestOrigin } from '../audit/audit-log.js';
 import { hashPassword, MAX_PASSWORD_LENGTH, verifyPassword } from '../security/passwords.js';
 import { sha256Hex } from '../security/random.js';
 import type { RateLimiter } from '../security/rate-limiter.js';
@@ -13,6 +13,8 @@ export interface SignInAttempt {
   password: string;
   /** The client's IP address: half of the rate-limit key, and recorded in the audit trail. */
   ip: string;
+  /** The request's id, recorded in the audit trail. */
+  requestId?: string;
   /** The app the user is signing in for; absent on the partner console. */
   appId?: string;
 }
@@ -64,6 +66,7 @@ export class SignIn {
         actorUserId: user?.id ?? null,
         appId: attempt.appId ?? null,
         ip: attempt.ip,
+        requestId: attempt.requestId,
         details: { reason: user ? 'wrong_password' : 'unknown_email' },
       });
       if (!counted.allowed) return this.rateLimited(attempt, counted.retryAfterSeconds);
@@ -73,16 +76,22 @@ export class SignIn {
     await limiter.reset(key);
     return {
       outcome: 'signed-in',
-      created: await this.startSession(user.id, attempt.ip, attempt.appId),
+      created: await this.startSession(user.id, attempt, attempt.appId),
     };
   }
 
   /** Opens a session for a user who has just proved who they are (signed in or signed up). */
-  async startSession(userId: string, ip: string, appId?: string): Promise<NewSession> {
+  async startSession(userId: string, origin: RequestOrigin, appId?: string): Promise<NewSession> {
     return this.deps.sessionStore.inTransaction(async (store, tx) => {
       const session = await this.deps.sessions.create(userId, store);
       await this.deps.audit.record(
-        { type: 'sign_in.succeeded', actorUserId: userId, appId: appId ?? null, ip },
+        {
+          type: 'sign_in.succeeded',
+          actorUserId: userId,
+          appId: appId ?? null,
+          ip: origin.ip,
+          requestId: origin.requestId,
+        },
         tx,
       );
       return session;
@@ -94,6 +103,7 @@ export class SignIn {
       type: 'sign_in.rate_limited',
       appId: attempt.appId ?? null,
       ip: attempt.ip,
+      requestId: attempt.requestId,
       details: { retry_after_seconds: retryAfterSeconds },
     });
     return { outcome: 'rate-limited' as const, retryAfterSeconds };

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { validateEmployerId } from '../../../generated/validators.cjs';
 import type { AccountStore, EmployerMembership } from '../../accounts/account-store.js';
 import type { AppStore } from '../../accounts/app-store.js';
-import type { AuditLog } from '../../audit/audit-log.js';
+import type { AuditLog, RequestOrigin } from '../../audit/audit-log.js';
 import type { Clock } from '../../clock.js';
 import type { BrowserSession } from '../../sessions/sessions.js';
 import type { AuthorizationCodes } from '../authorization-codes.js';
@@ -59,7 +59,7 @@ export class AuthorizationFlow {
   async grantConsent(
     request: AuthorizationRequest,
     session: BrowserSession,
-    ip: string,
+    origin: RequestOrigin,
   ): Promise<void> {
     await this.deps.consents.inTransaction(async (consents, tx) => {
       await consents.remember({
@@ -74,7 +74,7 @@ export class AuthorizationFlow {
           type: 'consent.granted',
           actorUserId: session.userId,
           appId: request.app.id,
-          ip,
+          ...origin,
           details: { scope: request.scope },
         },
         tx,
@@ -82,12 +82,12 @@ export class AuthorizationFlow {
     });
   }
 
-  async denyConsent(request: AuthorizationRequest, session: BrowserSession, ip: string) {
+  async denyConsent(request: AuthorizationRequest, session: BrowserSession, origin: RequestOrigin) {
     await this.deps.audit.record({
       type: 'consent.denied',
       actorUserId: session.userId,
       appId: request.app.id,
-      ip,
+      ...origin,
       details: { scope: request.scope },
     });
   }

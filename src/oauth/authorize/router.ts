@@ -5,6 +5,7 @@ import { OAuthError } from '../oauth-error.js';
 import type { AuthorizationRequest } from './authorization-request.js';
 import type { AuthorizeDependencies } from './dependencies.js';
 import { htmlErrorPages } from './html-errors.js';
+import { originOf } from '../../http/request-origin.js';
 import { PUBLIC_DIR } from '../../http/views.js';
 import { AuthorizePages, REQUEST_FIELD } from './pages.js';
 import {
@@ -133,7 +134,7 @@ export function authorizeRouter(deps: AuthorizeDependencies): Router {
     const result = await signIn.attempt({
       email,
       password,
-      ip: clientIp(req),
+      ...originOf(req),
       appId: request.app.id,
     });
     if (result.outcome === 'rate-limited') {
@@ -154,10 +155,10 @@ export function authorizeRouter(deps: AuthorizeDependencies): Router {
     if (!request) return;
     const decision = field(req, 'decision');
     if (decision === 'allow') {
-      await flow.grantConsent(request, session, clientIp(req));
+      await flow.grantConsent(request, session, originOf(req));
       res.redirect(303, authorizeUrl(request.query));
     } else if (decision === 'deny') {
-      await flow.denyConsent(request, session, clientIp(req));
+      await flow.denyConsent(request, session, originOf(req));
       const denied = new OAuthError('access_denied', 'The user denied the request');
       res.redirect(303, errorResponseUri(request.redirectUri, request.state, denied, iss));
     } else {
@@ -217,10 +218,6 @@ function optionalField(req: Request, name: string): string | undefined {
 
 function field(req: Request, name: string): string {
   return optionalField(req, name) ?? '';
-}
-
-function clientIp(req: Request): string {
-  return req.ip ?? req.socket.remoteAddress ?? 'unknown';
 }
 
 function tooManyAttempts(retryAfterSeconds: number): string {

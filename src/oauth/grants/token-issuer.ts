@@ -69,10 +69,27 @@ export class TokenIssuer {
   readonly codes: AuthorizationCodes;
   readonly clock: Clock;
 
-  constructor(private readonly deps: TokenIssuerDependencies) {
+  /**
+   * `requestId`: the token request this issuer serves (forRequest), written on the audit entries
+   * it stores and announces.
+   */
+  constructor(
+    private readonly deps: TokenIssuerDependencies,
+    private readonly requestId: string | null = null,
+  ) {
     this.tokens = deps.tokens;
     this.codes = deps.codes;
     this.clock = deps.clock;
+  }
+
+  /** This issuer for one token request: its audit entries carry the request's id. */
+  forRequest(requestId: string): TokenIssuer {
+    return new TokenIssuer(this.deps, requestId);
+  }
+
+  /** `entry` as this issuer records it: with the id of the request it serves. */
+  private stamped<Entry extends AuditEntry>(entry: Entry): Entry {
+    return this.requestId === null ? entry : { ...entry, requestId: this.requestId };
   }
 
   /**
@@ -152,10 +169,12 @@ export class TokenIssuer {
   ): Promise<OAuthError> {
     const revoked = await revoke();
     await this.deps.verifier.forgetAll();
-    await this.deps.audit.record({
-      ...entry,
-      details: { ...entry.details, revokedAccessTokens: revoked.length },
-    });
+    await this.deps.audit.record(
+      this.stamped({
+        ...entry,
+        details: { ...entry.details, revokedAccessTokens: revoked.length },
+      }),
+    );
     return new OAuthError('invalid_grant', description);
   }
 
@@ -219,7 +238,7 @@ export class TokenIssuer {
     grant: string,
   ): Promise<IssuedTokens> {
     const signed = await this.signAccessToken(client, null, scope, employerId);
-    const entry = issuedEntry(client, null, grant, scope, employerId);
+    const entry = this.stamped(issuedEntry(client, null, grant, scope, employerId));
     try {
       await this.storing(() =>
         this.deps.tokens.insertIssuedAccessToken(
@@ -325,12 +344,12 @@ export class TokenIssuer {
     rows: Omit<IssuedRows, 'audit'>,
     entry: AuditEntry,
   ): Promise<void> {
-    return store.insertIssued({ ...rows, audit: this.deps.audit.row(entry) });
+    return store.insertIssued({ ...rows, audit: this.deps.audit.row(this.stamped(entry)) });
   }
 
   /** Logs an issue's audit entry, after the transaction that stored it committed. */
   announceIssued(entry: AuditEntry): void {
-    this.deps.audit.announce(entry);
+    this.deps.audit.announce(this.stamped(entry));
   }
 }
 

@@ -19,7 +19,13 @@ export class TokenRevocation {
     private readonly clock: Clock,
   ) {}
 
-  async revoke(client: AppRow, token: string, hint: string | undefined): Promise<void> {
+  /** `requestId`: the revocation request's, for the audit entry. */
+  async revoke(
+    client: AppRow,
+    token: string,
+    hint: string | undefined,
+    requestId: string | null = null,
+  ): Promise<void> {
     const attempts =
       hint === 'refresh_token'
         ? [
@@ -34,7 +40,12 @@ export class TokenRevocation {
       const revoked = await attempt();
       if (revoked !== undefined) {
         await this.verifier.forgetAll();
-        await this.audit.record({ type: 'token.revoked', appId: client.id, details: revoked });
+        await this.audit.record({
+          type: 'token.revoked',
+          appId: client.id,
+          requestId,
+          details: revoked,
+        });
         return;
       }
     }

@@ -83,7 +83,7 @@ function revokeEndpoint(deps: TokenRouterDependencies): PostEndpoint {
       async (req: PlainRequest, res: ServerResponse) => {
         const form = validated(validateRevokeRequest, formOf(req));
         const client = await authenticate(req);
-        await deps.revocation.revoke(client, form.token, form.token_type_hint);
+        await deps.revocation.revoke(client, form.token, form.token_type_hint, req.id);
         noStore(res).statusCode = 200;
         res.end();
       },
@@ -143,11 +143,9 @@ function tokenEndpoint(deps: TokenRouterDependencies): PostEndpoint {
         if (!grant) throw grants.unsupported(grantType);
         // The grant validates its form first, so a malformed request costs no database work.
         const request = validated(grant.validate, form);
-        const issued = await issuer.issue(
-          grant,
-          readClientCredentials(req.headers.authorization, form),
-          request,
-        );
+        const issued = await issuer
+          .forRequest(req.id)
+          .issue(grant, readClientCredentials(req.headers.authorization, form), request);
         recordTokenIssued(grant.name);
         sendJson(noStore(res), 200, { ...issued, convid: req.id });
       },

@@ -39,6 +39,7 @@ export class ExplorerTokens {
     app: AppRow;
     employerId: string;
     ip?: string | null;
+    requestId?: string | null;
   }): Promise<ExplorerToken> {
     const { userId, app, employerId } = request;
     if (app.owner_user_id !== userId) throw new NotFoundError('no such app', 'client_id');
@@ -65,6 +66,7 @@ export class ExplorerTokens {
       appId: app.id,
       employerId,
       ip: request.ip ?? null,
+      requestId: request.requestId ?? null,
       details: { client_id: app.client_id, employer: employerId, scope: EXPLORER_SCOPE },
     };
     const record = {
