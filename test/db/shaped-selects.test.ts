@@ -82,4 +82,12 @@ describeEachDialect('selects of SQL built once per shape', (database) => {
     assert.deepEqual(await store.byId(2), [{ id: 2, label: 'two', note: 'added' }]);
     assert.deepEqual(await store.byId(1), [{ id: 1, label: 'one', note: null }]);
   });
+
+  it('still answers after the server dropped its prepared statements, as a pooler may', async () => {
+    await store.byId(1);
+    if (database().dialect === 'postgres') await db.raw('deallocate all');
+    const plain = await db('shaped_items').where({ id: 1 });
+    assert.deepEqual(await store.byId(1), plain);
+    assert.deepEqual(await store.byId(1), plain);
+  });
 });

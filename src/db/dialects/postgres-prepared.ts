@@ -15,11 +15,13 @@ const MOST_NAMED_TEXTS = 64;
 
 /**
  * A prepared statement whose tables changed shape under it (`select e.*` after a migration added
- * a column: "cached plan must not change result type"), or that the server no longer has (a
- * pooler between us that does not keep them), fails without having read anything.
+ * a column: "cached plan must not change result type"), that the server no longer has, or has
+ * already under its name from another client (a pooler between us that shares or drops server
+ * connections), fails without having read anything.
  */
 const FEATURE_NOT_SUPPORTED = '0A000';
 const INVALID_SQL_STATEMENT_NAME = '26000';
+const DUPLICATE_PREPARED_STATEMENT = '42P05';
 /** After this many such failures the process stops naming statements. */
 const MOST_RENAMINGS = 3;
 
@@ -62,5 +64,9 @@ function nameOf(db: Knex | Knex.Transaction, sql: string): string | undefined {
 
 function isStalePreparedStatement(error: unknown): boolean {
   const { code } = driverError(error);
-  return code === FEATURE_NOT_SUPPORTED || code === INVALID_SQL_STATEMENT_NAME;
+  return (
+    code === FEATURE_NOT_SUPPORTED ||
+    code === INVALID_SQL_STATEMENT_NAME ||
+    code === DUPLICATE_PREPARED_STATEMENT
+  );
 }
