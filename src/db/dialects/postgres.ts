@@ -1,11 +1,11 @@
 import pg from 'pg';
 import type { DatabaseConfig } from '../../config.js';
-import type { Knex } from 'knex';
-import { driverError, type Dialect, type Row } from './dialect.js';
+import { driverError, type Dialect } from './dialect.js';
 import { postgresTallyTriggers } from './postgres-row-tally.js';
 import { postgresEpochTriggers } from './epoch-triggers.js';
 import { PostgresNotificationChannel } from './postgres-notifications.js';
 import { postgresJson } from './json-sql.js';
+import { selectPrepared } from './postgres-prepared.js';
 
 type PostgresConfig = Extract<DatabaseConfig, { client: 'postgres' }>;
 
@@ -87,10 +87,7 @@ export const postgres: Dialect = {
 
   json: postgresJson,
 
-  async select(db, sql, bindings) {
-    const result: pg.QueryResult<Row> = await db.raw(sql, bindings as Knex.RawBinding[]);
-    return result.rows;
-  },
+  select: selectPrepared,
 };
 
 /** Server, database and schema a configuration names, without its credentials. */
