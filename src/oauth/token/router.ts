@@ -84,7 +84,8 @@ function revokeEndpoint(deps: TokenRouterDependencies): PostEndpoint {
         const form = validated(validateRevokeRequest, formOf(req));
         const client = await authenticate(req);
         await deps.revocation.revoke(client, form.token, form.token_type_hint, req.id);
-        noStore(res).statusCode = 200;
+        noStore(res);
+        res.statusCode = 200;
         res.end();
       },
     ],
