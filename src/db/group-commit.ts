@@ -21,6 +21,12 @@ export type RowsByTable = ReadonlyArray<readonly [table: string, rows: readonly 
 export interface GroupedWrite {
   rows: RowsByTable;
   factsAsOf?: number;
+  /**
+   * An UPDATE that must change exactly one row for the write to happen (a single-use token
+   * consumed, say). It runs in the group's transaction before any row is inserted; when it
+   * changes no row, the write's rows are left out and the write resolves false.
+   */
+  onlyIf?: Knex.QueryBuilder;
 }
 
 /** The facts a write relied on changed before it could commit; nothing of it was written. */
@@ -32,7 +38,8 @@ export class StaleFacts extends Error {
 
 interface Pending {
   write: GroupedWrite;
-  resolve(): void;
+  /** Called with false when the write's `onlyIf` changed no row (nothing of it was stored). */
+  resolve(stored: boolean): void;
   reject(error: unknown): void;
 }
 
@@ -61,9 +68,12 @@ export class GroupCommit {
 
   constructor(private readonly db: Database) {}
 
-  /** Resolves once `write` has committed; rejects if it did not (StaleFacts, a constraint...). */
-  insert(write: GroupedWrite): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
+  /**
+   * Resolves once `write` has committed (false if its `onlyIf` left it out); rejects if it did
+   * not commit (StaleFacts, a constraint...).
+   */
+  insert(write: GroupedWrite): Promise<boolean> {
+    return new Promise<boolean>((resolve, reject) => {
       this.queue.push({ write, resolve, reject });
       if (!this.committing) {
         this.committing = true;
@@ -89,21 +99,27 @@ export class GroupCommit {
   private async commit(group: Pending[]): Promise<void> {
     const writes = group.map((pending) => pending.write);
     const writeInOneCall = oneCallWriter(this.db);
+    let stored: ReadonlySet<GroupedWrite>;
     try {
       if (writeInOneCall) {
-        await writeInOneCall((statements) => {
-          for (const insert of inserts(this.db, writes)) statements.run(insert);
+        stored = await writeInOneCall((statements) => {
+          const held = writes.filter((write) => !write.onlyIf || statements.changes(write.onlyIf) === 1);
+          for (const insert of inserts(this.db, held)) statements.run(insert);
           const stale = staleIn(group, () => new ChangeEpochStore(this.db).accountsNow(statements));
           if (stale) throw stale;
+          return new Set(held);
         });
       } else {
-        await inTransaction(this.db, async (tx) => {
-          for (const insert of inserts(tx, writes)) await insert;
+        stored = await inTransaction(this.db, async (tx) => {
+          const held: GroupedWrite[] = [];
+          for (const write of writes) if (await conditionHolds(tx, write)) held.push(write);
+          for (const insert of inserts(tx, held)) await insert;
           // The epoch is read last: a PostgreSQL transaction that deletes an app locks the app's
           // row and then moves the epoch, and reading the epoch first would hold it while waiting
           // for that row (inserting a token checks its app), a deadlock.
           const stale = staleIn(group, await epochIfAsked(tx, group));
           if (stale) throw stale;
+          return new Set(held);
         });
       }
     } catch (error) {
@@ -119,8 +135,15 @@ export class GroupCommit {
       }
       return;
     }
-    for (const pending of group) pending.resolve();
+    for (const pending of group) pending.resolve(stored.has(pending.write));
   }
+}
+
+/** Runs `write`'s `onlyIf` in `tx`: whether it changed exactly one row (true without one). */
+async function conditionHolds(tx: Transaction, write: GroupedWrite): Promise<boolean> {
+  if (!write.onlyIf) return true;
+  const changed: unknown = await write.onlyIf.clone().transacting(tx);
+  return changed === 1;
 }
 
 /** Writes of a group that relied on facts older than the epoch: the group must not commit. */
@@ -175,18 +198,30 @@ function inserts(db: Executor, writes: GroupedWrite[]): Knex.QueryBuilder[] {
 
 /**
  * Inserts `write`'s rows in a commit shared with other requests' (GroupCommit), resolving once
- * it has committed; on a transaction, the rows are simply part of it.
+ * it has committed; on a transaction, the rows are simply part of it. Resolves false when the
+ * write's `onlyIf` changed no row, and nothing of it was stored.
  */
-export function commitGrouped(db: Executor, write: GroupedWrite): Promise<void> {
+export function commitGrouped(db: Executor, write: GroupedWrite): Promise<boolean> {
   return isTransaction(db) ? insertGrouped(db, write) : groupCommitOf(db).insert(write);
 }
 
-async function insertGrouped(tx: Transaction, write: GroupedWrite): Promise<void> {
+/**
+ * Whether a group commit on `db` runs as one synchronous call (`oneCallWriter`): then a write
+ * that must see and change the database atomically with its rows (GroupedWrite.onlyIf) costs
+ * no transaction of its own and holds the writer across no await.
+ */
+export function groupsCommitInOneCall(db: Executor): boolean {
+  return oneCallWriter(db) !== undefined;
+}
+
+async function insertGrouped(tx: Transaction, write: GroupedWrite): Promise<boolean> {
+  if (!(await conditionHolds(tx, write))) return false;
   for (const insert of inserts(tx, [write])) await insert;
   if (write.factsAsOf !== undefined) {
     const epoch = await new ChangeEpochStore(tx).accounts();
     if (write.factsAsOf < epoch) throw new StaleFacts(epoch);
   }
+  return true;
 }
 
 const groupCommits = new WeakMap<Database, GroupCommit>();

@@ -39,21 +39,16 @@ export const refreshTokenGrant: Grant<RefreshTokenGrant> = {
     const entry = issuedEntry(client, user.id, 'refresh_token', scope, employerId);
     // Consumption, rotation and the audit row in one transaction: of two concurrent refreshes
     // with one token exactly one consumes it, and nothing of a refused one is stored.
-    const outcome = await issuer.storing(() =>
-      tokens.inTransaction(async (store) => {
-        await store.lockFamily(family.id);
-        const consumption = await store.consumeRefreshToken(tokenHash, clock.now());
-        if (consumption.outcome !== 'consumed') return consumption.outcome;
-        await issuer.storeIssued(
-          store,
-          {
-            refreshToken: issuer.refreshRow(next, family.id, employerId),
-            accessToken: { ...access.record, refresh_family_id: family.id },
-          },
-          entry,
-        );
-        return 'consumed' as const;
-      }),
+    const { outcome } = await issuer.storing(() =>
+      issuer.rotateRefreshToken(
+        family.id,
+        tokenHash,
+        {
+          refreshToken: issuer.refreshRow(next, family.id, employerId),
+          accessToken: { ...access.record, refresh_family_id: family.id },
+        },
+        entry,
+      ),
     );
 
     if (outcome === 'reused') {

@@ -16,7 +16,7 @@ import { hasScope } from '../scopes.js';
 import type { AccessTokenVerifier } from '../tokens/access-token-verifier.js';
 import { ACCESS_TOKEN_TTL_SECONDS, REFRESH_TOKEN_TTL_MS } from '../tokens/lifetimes.js';
 import type { TokenSigner } from '../tokens/token-signer.js';
-import type { IssuedRows, TokenStore } from '../tokens/token-store.js';
+import type { IssuedRows, RefreshConsumption, TokenStore } from '../tokens/token-store.js';
 
 /** The token response without `convid`, which the HTTP layer adds from the request id. */
 export type IssuedTokens = Omit<components['schemas']['TokenResponse'], 'convid'>;
@@ -326,6 +326,23 @@ export class TokenIssuer {
     entry: AuditEntry,
   ): Promise<void> {
     return store.insertIssued({ ...rows, audit: this.deps.audit.row(entry) });
+  }
+
+  /**
+   * Rotates a refresh token (TokenStore.rotateRefreshToken): `rows` and the audit row of the
+   * issue are stored only if the token was consumed, together with its consumption; once that
+   * has committed, the caller announces the entry (announceIssued).
+   */
+  rotateRefreshToken(
+    familyId: string,
+    tokenHash: string,
+    rows: Omit<IssuedRows, 'audit' | 'family'>,
+    entry: AuditEntry,
+  ): Promise<RefreshConsumption> {
+    return this.tokens.rotateRefreshToken(familyId, tokenHash, this.clock.now(), {
+      ...rows,
+      audit: this.deps.audit.row(entry),
+    });
   }
 
   /** Logs an issue's audit entry, after the transaction that stored it committed. */

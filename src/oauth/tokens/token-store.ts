@@ -4,7 +4,7 @@ import type {
   RefreshTokenFamilyRow,
   RefreshTokenRow,
 } from '../../db/rows.js';
-import { commitGrouped } from '../../db/group-commit.js';
+import { commitGrouped, groupsCommitInOneCall } from '../../db/group-commit.js';
 import { Store } from '../../db/store.js';
 
 export type RefreshConsumption =
@@ -50,13 +50,34 @@ export class TokenStore extends Store {
    * transaction, the rows commit with it, otherwise with other requests' rows.
    */
   async insertIssued(rows: IssuedRows): Promise<void> {
-    await commitGrouped(this.db, {
-      rows: [
-        ...(rows.family ? ([['refresh_token_families', [rows.family]]] as const) : []),
-        ...(rows.refreshToken ? ([['refresh_tokens', [rows.refreshToken]]] as const) : []),
-        ['access_tokens', [rows.accessToken]],
-        ['audit_events', [rows.audit]],
-      ],
+    await commitGrouped(this.db, { rows: issuedRowsByTable(rows) });
+  }
+
+  /**
+   * Rotates a refresh token of family `familyId`: consumes it as consumeRefreshToken does and,
+   * only if it was consumed, stores `rows` (the new refresh token, the access token, the audit
+   * row), atomically. Where group commit runs in one synchronous call, the consumption is the
+   * write's condition in a group's transaction (the one writer excludes every revocation);
+   * elsewhere it is a transaction of its own that holds the family (lockFamily) first.
+   */
+  async rotateRefreshToken(
+    familyId: string,
+    tokenHash: string,
+    now: number,
+    rows: IssuedRows,
+  ): Promise<RefreshConsumption> {
+    if (groupsCommitInOneCall(this.db)) {
+      const stored = await commitGrouped(this.db, {
+        rows: issuedRowsByTable(rows),
+        onlyIf: this.consumption(tokenHash, now),
+      });
+      return stored ? { outcome: 'consumed' } : this.whyNotConsumed(tokenHash);
+    }
+    return this.inTransaction(async (store) => {
+      await store.lockFamily(familyId);
+      const consumption = await store.consumeRefreshToken(tokenHash, now);
+      if (consumption.outcome === 'consumed') await store.insertIssued(rows);
+      return consumption;
     });
   }
 
@@ -111,7 +132,14 @@ export class TokenStore extends Store {
    * refused consumption reads the rows again, to say why.
    */
   async consumeRefreshToken(tokenHash: string, now: number): Promise<RefreshConsumption> {
-    const updated = await this.db('refresh_tokens')
+    const updated: number = await this.consumption(tokenHash, now);
+    if (updated === 1) return { outcome: 'consumed' };
+    return this.whyNotConsumed(tokenHash);
+  }
+
+  /** The UPDATE that consumes a refresh token: unused, unexpired, its family not revoked. */
+  private consumption(tokenHash: string, now: number) {
+    return this.db('refresh_tokens')
       .where({ token_hash: tokenHash })
       .whereNull('consumed_at')
       .where('expires_at', '>', now)
@@ -122,7 +150,13 @@ export class TokenStore extends Store {
           .whereNotNull('f.revoked_at'),
       )
       .update({ consumed_at: now });
-    if (updated === 1) return { outcome: 'consumed' };
+  }
+
+  /**
+   * Why a refresh token could not be consumed. Each reason, once true, stays true (a token is
+   * consumed, expired or revoked for good), so it may be read after the refusal.
+   */
+  private async whyNotConsumed(tokenHash: string): Promise<RefreshConsumption> {
     const token = await this.findRefreshToken(tokenHash);
     if (!token) return { outcome: 'unknown' };
     const family = await this.findFamily(token.family_id);
@@ -171,4 +205,14 @@ export class TokenStore extends Store {
     }
     return rows.map((row) => row.jti);
   }
+}
+
+/** The tables of what a user grant issued, in the order its rows refer to each other. */
+function issuedRowsByTable(rows: IssuedRows) {
+  return [
+    ...(rows.family ? ([['refresh_token_families', [rows.family]]] as const) : []),
+    ...(rows.refreshToken ? ([['refresh_tokens', [rows.refreshToken]]] as const) : []),
+    ['access_tokens', [rows.accessToken]],
+    ['audit_events', [rows.audit]],
+  ] as const;
 }
