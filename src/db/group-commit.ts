@@ -27,6 +27,12 @@ export interface GroupedWrite {
    * changes no row, the write's rows are left out and the write resolves false.
    */
   onlyIf?: Knex.QueryBuilder;
+  /**
+   * Rows to hold until the commit (a query made with Dialect.forShare), read just before
+   * `onlyIf` where transactions run side by side. A group committed in one synchronous call
+   * holds the whole database already, and does not run it.
+   */
+  holding?: Knex.QueryBuilder;
 }
 
 /** The facts a write relied on changed before it could commit; nothing of it was written. */
@@ -142,6 +148,7 @@ export class GroupCommit {
 /** Runs `write`'s `onlyIf` in `tx`: whether it changed exactly one row (true without one). */
 async function conditionHolds(tx: Transaction, write: GroupedWrite): Promise<boolean> {
   if (!write.onlyIf) return true;
+  if (write.holding) await write.holding.clone().transacting(tx);
   const changed: unknown = await write.onlyIf.clone().transacting(tx);
   return changed === 1;
 }
@@ -203,15 +210,6 @@ function inserts(db: Executor, writes: GroupedWrite[]): Knex.QueryBuilder[] {
  */
 export function commitGrouped(db: Executor, write: GroupedWrite): Promise<boolean> {
   return isTransaction(db) ? insertGrouped(db, write) : groupCommitOf(db).insert(write);
-}
-
-/**
- * Whether a group commit on `db` runs as one synchronous call (`oneCallWriter`): then a write
- * that must see and change the database atomically with its rows (GroupedWrite.onlyIf) costs
- * no transaction of its own and holds the writer across no await.
- */
-export function groupsCommitInOneCall(db: Executor): boolean {
-  return oneCallWriter(db) !== undefined;
 }
 
 async function insertGrouped(tx: Transaction, write: GroupedWrite): Promise<boolean> {

@@ -4,7 +4,7 @@ import type {
   RefreshTokenFamilyRow,
   RefreshTokenRow,
 } from '../../db/rows.js';
-import { commitGrouped, groupsCommitInOneCall } from '../../db/group-commit.js';
+import { commitGrouped } from '../../db/group-commit.js';
 import { Store } from '../../db/store.js';
 
 export type RefreshConsumption =
@@ -56,9 +56,9 @@ export class TokenStore extends Store {
   /**
    * Rotates a refresh token of family `familyId`: consumes it as consumeRefreshToken does and,
    * only if it was consumed, stores `rows` (the new refresh token, the access token, the audit
-   * row), atomically. Where group commit runs in one synchronous call, the consumption is the
-   * write's condition in a group's transaction (the one writer excludes every revocation);
-   * elsewhere it is a transaction of its own that holds the family (lockFamily) first.
+   * row), atomically, in a group commit (src/db/group-commit.ts) whose transaction holds the
+   * family first (familyHeld). Nothing is stored of a token that was not consumed; only then are
+   * the rows read again, to say why.
    */
   async rotateRefreshToken(
     familyId: string,
@@ -66,19 +66,12 @@ export class TokenStore extends Store {
     now: number,
     rows: IssuedRows,
   ): Promise<RefreshConsumption> {
-    if (groupsCommitInOneCall(this.db)) {
-      const stored = await commitGrouped(this.db, {
-        rows: issuedRowsByTable(rows),
-        onlyIf: this.consumption(tokenHash, now),
-      });
-      return stored ? { outcome: 'consumed' } : this.whyNotConsumed(tokenHash);
-    }
-    return this.inTransaction(async (store) => {
-      await store.lockFamily(familyId);
-      const consumption = await store.consumeRefreshToken(tokenHash, now);
-      if (consumption.outcome === 'consumed') await store.insertIssued(rows);
-      return consumption;
+    const stored = await commitGrouped(this.db, {
+      rows: issuedRowsByTable(rows),
+      holding: this.familyHeld(familyId),
+      onlyIf: this.consumption(tokenHash, now),
     });
+    return stored ? { outcome: 'consumed' } : this.whyNotConsumed(tokenHash);
   }
 
   findAccessToken(jti: string): Promise<AccessTokenRow | undefined> {
@@ -117,27 +110,20 @@ export class TokenStore extends Store {
   }
 
   /**
-   * Holds a family against revocation until the transaction ends, so that a refresh and a
+   * A family held against revocation until the transaction ends, so that a refresh and a
    * revocation of the same family happen one after the other: a revocation that starts first
    * is seen by the refresh, one that starts later sees the refresh's tokens (revokeFamily's
    * update waits for the hold).
    */
-  async lockFamily(id: string): Promise<void> {
-    await this.forShare(this.db('refresh_token_families').where({ id }).first('id'));
+  private familyHeld(id: string) {
+    return this.dialect.forShare(this.db('refresh_token_families').where({ id }).first('id'));
   }
 
   /**
-   * Marks a refresh token used in one conditional UPDATE (unused, unexpired, family not
-   * revoked), so that of two concurrent refreshes with one token exactly one succeeds. Only a
-   * refused consumption reads the rows again, to say why.
+   * The UPDATE that consumes a refresh token (unused, unexpired, family not revoked) in one
+   * conditional statement, so that of two concurrent refreshes with one token exactly one
+   * succeeds.
    */
-  async consumeRefreshToken(tokenHash: string, now: number): Promise<RefreshConsumption> {
-    const updated: number = await this.consumption(tokenHash, now);
-    if (updated === 1) return { outcome: 'consumed' };
-    return this.whyNotConsumed(tokenHash);
-  }
-
-  /** The UPDATE that consumes a refresh token: unused, unexpired, its family not revoked. */
   private consumption(tokenHash: string, now: number) {
     return this.db('refresh_tokens')
       .where({ token_hash: tokenHash })
