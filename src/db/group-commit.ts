@@ -109,7 +109,9 @@ export class GroupCommit {
     try {
       if (writeInOneCall) {
         stored = await writeInOneCall((statements) => {
-          const held = writes.filter((write) => !write.onlyIf || statements.changes(write.onlyIf) === 1);
+          const held = writes.filter(
+            (write) => !write.onlyIf || statements.changes(write.onlyIf) === 1,
+          );
           for (const insert of inserts(this.db, held)) statements.run(insert);
           const stale = staleIn(group, () => new ChangeEpochStore(this.db).accountsNow(statements));
           if (stale) throw stale;
@@ -213,13 +215,13 @@ export function commitGrouped(db: Executor, write: GroupedWrite): Promise<boolea
 }
 
 async function insertGrouped(tx: Transaction, write: GroupedWrite): Promise<boolean> {
-  if (!(await conditionHolds(tx, write))) return false;
-  for (const insert of inserts(tx, [write])) await insert;
+  const held = await conditionHolds(tx, write);
+  if (held) for (const insert of inserts(tx, [write])) await insert;
   if (write.factsAsOf !== undefined) {
     const epoch = await new ChangeEpochStore(tx).accounts();
     if (write.factsAsOf < epoch) throw new StaleFacts(epoch);
   }
-  return true;
+  return held;
 }
 
 const groupCommits = new WeakMap<Database, GroupCommit>();
