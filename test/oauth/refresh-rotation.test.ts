@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { AccountStore } from '../../src/accounts/account-store.js';
 import { systemClock } from '../../src/clock.js';
 import type { Database } from '../../src/db/database.js';
 import type { AppRow } from '../../src/db/rows.js';
@@ -14,17 +16,17 @@ import {
 
 const REFRESHES = 20;
 
-/** How many transactions began on `db` while `work` ran. */
+/** How many statements ran on `db` while `work` ran, and how many began a transaction. */
 async function statementsDuring<T>(
   db: Database,
   work: () => Promise<T>,
-): Promise<{ result: T; begins: number }> {
+): Promise<{ result: T; begins: number; sql: number }> {
   const sql: string[] = [];
   const listener = (query: { sql: string }) => sql.push(query.sql);
   db.on('query', listener);
   try {
     const result = await work();
-    return { result, begins: sql.filter((s) => /^begin\b/i.test(s)).length };
+    return { result, begins: sql.filter((s) => /^begin\b/i.test(s)).length, sql: sql.length };
   } finally {
     db.off('query', listener);
   }
@@ -94,5 +96,31 @@ describeEachDialect('refresh token rotation in group commit', (database) => {
       .where('refresh_tokens.token_hash', sha256Hex(token))
       .first('refresh_token_families.revoked_at');
     assert.notEqual(family.revoked_at, null);
+  });
+
+  it('reads the user with their employers in one statement, as the two reads would', async () => {
+    const accounts = new AccountStore(db);
+    const userId = tenant.user.id;
+    // Two more employers, one named like another so that the id breaks the tie.
+    for (const name of ['Zeta Staffing', tenant.employer.name]) {
+      const employer = { id: randomUUID(), name, created_at: Date.now() };
+      await accounts.insertEmployer(employer);
+      await accounts.insertMembership({
+        user_id: userId,
+        employer_id: employer.id,
+        role: 'admin',
+        created_at: Date.now(),
+      });
+    }
+    const { result: found, sql } = await statementsDuring(db, () =>
+      accounts.findUserWithEmployers(userId),
+    );
+    assert.equal(sql, 1);
+    assert.deepEqual(found, {
+      user: await accounts.findUserById(userId),
+      employers: await accounts.listEmployersOfUser(userId),
+    });
+    assert.equal(found!.employers.length, 3);
+    assert.equal(await accounts.findUserWithEmployers(randomUUID()), undefined);
   });
 });

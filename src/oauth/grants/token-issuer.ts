@@ -1,5 +1,9 @@
 import type { components } from '../../../generated/openapi.js';
-import type { AccountStore } from '../../accounts/account-store.js';
+import type {
+  AccountStore,
+  EmployerMembership,
+  UserWithEmployers,
+} from '../../accounts/account-store.js';
 import type { CredentialCache } from '../../accounts/credential-cache.js';
 import { allowsGrant } from '../../accounts/grant-types.js';
 import type { AuditEntry, AuditLog } from '../../audit/audit-log.js';
@@ -165,15 +169,29 @@ export class TokenIssuer {
     return user;
   }
 
-  /** An employer for a 3-legged token: one the user belongs to, with employer_access granted. */
+  /** requireUser, with the user's employers read in the same statement. */
+  async requireUserWithEmployers(userId: string): Promise<UserWithEmployers> {
+    const found = await this.deps.accounts.findUserWithEmployers(userId);
+    if (!found) throw new OAuthError('invalid_grant', 'the user of this grant no longer exists');
+    return found;
+  }
+
+  /**
+   * An employer for a 3-legged token: one the user belongs to, with employer_access granted.
+   * `memberships`: the user's employers when already read (requireUserWithEmployers).
+   */
   async employerForUser(
     userId: string,
     grantedScope: string,
     employer: string | undefined,
+    memberships?: readonly EmployerMembership[],
   ): Promise<string | null> {
     if (employer === undefined) return null;
     requireEmployerAccess(grantedScope);
-    if (!(await this.deps.accounts.findMembership(userId, employer))) throw invalidEmployer();
+    const member = memberships
+      ? memberships.some((membership) => membership.employer.id === employer)
+      : (await this.deps.accounts.findMembership(userId, employer)) !== undefined;
+    if (!member) throw invalidEmployer();
     return employer;
   }
 
@@ -277,18 +295,22 @@ export class TokenIssuer {
     };
   }
 
+  /** `memberships`: the user's employers when already read (requireUserWithEmployers). */
   async idToken(
     client: AppRow,
     user: UserRow,
     grantedScope: string,
     authTime: number,
     nonce: string | null,
+    memberships?: readonly EmployerMembership[],
   ): Promise<string> {
     const employers = hasScope(grantedScope, 'employer_access')
-      ? (await this.deps.accounts.listEmployersOfUser(user.id)).map(({ employer }) => ({
-          id: employer.id,
-          name: employer.name,
-        }))
+      ? (memberships ?? (await this.deps.accounts.listEmployersOfUser(user.id))).map(
+          ({ employer }) => ({
+            id: employer.id,
+            name: employer.name,
+          }),
+        )
       : undefined;
     return this.deps.signer.idToken({
       sub: user.id,

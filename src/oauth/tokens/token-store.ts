@@ -21,6 +21,11 @@ export interface IssuedRows {
   audit: Omit<AuditEventRow, 'id'>;
 }
 
+/** Written once rather than built per call: every refresh reads it first. */
+const FAMILY_OF_TOKEN_SQL =
+  'select f.* from refresh_token_families f join refresh_tokens t on t.family_id = f.id ' +
+  'where t.token_hash = ? limit 1';
+
 /** SQL for issued access-token records and refresh-token families. */
 export class TokenStore extends Store {
   async insertAccessToken(row: AccessTokenRow): Promise<void> {
@@ -98,11 +103,9 @@ export class TokenStore extends Store {
   }
 
   /** The family of a refresh token, in one statement; undefined for an unknown token. */
-  findFamilyOfRefreshToken(tokenHash: string): Promise<RefreshTokenFamilyRow | undefined> {
-    return this.db('refresh_token_families as f')
-      .join('refresh_tokens as t', 't.family_id', 'f.id')
-      .where('t.token_hash', tokenHash)
-      .first('f.*');
+  async findFamilyOfRefreshToken(tokenHash: string): Promise<RefreshTokenFamilyRow | undefined> {
+    const [row] = await this.dialect.select(this.db, FAMILY_OF_TOKEN_SQL, [tokenHash]);
+    return row as RefreshTokenFamilyRow | undefined;
   }
 
   findFamily(id: string): Promise<RefreshTokenFamilyRow | undefined> {
