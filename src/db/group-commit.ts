@@ -22,17 +22,40 @@ export interface GroupedWrite {
   rows: RowsByTable;
   factsAsOf?: number;
   /**
-   * An UPDATE that must change exactly one row for the write to happen (a single-use token
-   * consumed, say). It runs in the group's transaction before any row is inserted; when it
-   * changes no row, the write's rows are left out and the write resolves false.
+   * A single-use key the write consumes (a refresh token, say): its rows are stored only if
+   * the key was consumed in the same transaction, else they are left out and the write resolves
+   * false. Of writes in one group that consume the same key, the first one does.
    */
-  onlyIf?: Knex.QueryBuilder;
+  consumes?: Consumption;
+}
+
+/** What a write consumes: a key of a kind of single-use keys, at an instant. */
+export interface Consumption {
+  use: SingleUse;
+  key: string;
+  /** What `use.hold` is to hold for this write (the key's parent row, say). */
+  holding?: string;
+  now: number;
+}
+
+/**
+ * A kind of single-use key, consumed for a whole group of writes at once: one UPDATE for all
+ * its keys, before any row of the group is inserted.
+ */
+export interface SingleUse {
+  /** The column of `consume`'s rows that holds each consumed key. */
+  readonly keyColumn: string;
   /**
-   * Rows to hold until the commit (a query made with Dialect.forShare), read just before
-   * `onlyIf` where transactions run side by side. A group committed in one synchronous call
-   * holds the whole database already, and does not run it.
+   * The UPDATE that consumes those of `keys` that can be consumed at `now`, answering (RETURNING)
+   * a row for each one it consumed.
    */
-  holding?: Knex.QueryBuilder;
+  consume(db: Executor, keys: string[], now: number): Knex.QueryBuilder;
+  /**
+   * Where transactions run side by side, a read run just before `consume` that holds the
+   * writes' `holding` rows until the commit (Dialect.forShare). A group committed in one
+   * synchronous call holds the whole database already, and does not run it.
+   */
+  hold?(db: Executor, holding: string[]): Knex.QueryBuilder;
 }
 
 /** The facts a write relied on changed before it could commit; nothing of it was written. */
@@ -44,7 +67,7 @@ export class StaleFacts extends Error {
 
 interface Pending {
   write: GroupedWrite;
-  /** Called with false when the write's `onlyIf` changed no row (nothing of it was stored). */
+  /** Called with false when the write's key was not consumed (nothing of it was stored). */
   resolve(stored: boolean): void;
   reject(error: unknown): void;
 }
@@ -75,7 +98,7 @@ export class GroupCommit {
   constructor(private readonly db: Database) {}
 
   /**
-   * Resolves once `write` has committed (false if its `onlyIf` left it out); rejects if it did
+   * Resolves once `write` has committed (false if its key was not consumed); rejects if it did
    * not commit (StaleFacts, a constraint...).
    */
   insert(write: GroupedWrite): Promise<boolean> {
@@ -109,9 +132,11 @@ export class GroupCommit {
     try {
       if (writeInOneCall) {
         stored = await writeInOneCall((statements) => {
-          const held = writes.filter(
-            (write) => !write.onlyIf || statements.changes(write.onlyIf) === 1,
-          );
+          const answered = new Map<SingleUse, Rows>();
+          for (const [use, uses] of consumptionsByUse(writes)) {
+            answered.set(use, statements.rows(consumption(this.db, use, uses)));
+          }
+          const held = writesToStore(writes, answered);
           for (const insert of inserts(this.db, held)) statements.run(insert);
           const stale = staleIn(group, () => new ChangeEpochStore(this.db).accountsNow(statements));
           if (stale) throw stale;
@@ -119,8 +144,7 @@ export class GroupCommit {
         });
       } else {
         stored = await inTransaction(this.db, async (tx) => {
-          const held: GroupedWrite[] = [];
-          for (const write of writes) if (await conditionHolds(tx, write)) held.push(write);
+          const held = await consumedIn(tx, writes);
           for (const insert of inserts(tx, held)) await insert;
           // The epoch is read last: a PostgreSQL transaction that deletes an app locks the app's
           // row and then moves the epoch, and reading the epoch first would hold it while waiting
@@ -147,12 +171,46 @@ export class GroupCommit {
   }
 }
 
-/** Runs `write`'s `onlyIf` in `tx`: whether it changed exactly one row (true without one). */
-async function conditionHolds(tx: Transaction, write: GroupedWrite): Promise<boolean> {
-  if (!write.onlyIf) return true;
-  if (write.holding) await write.holding.clone().transacting(tx);
-  const changed: unknown = await write.onlyIf.clone().transacting(tx);
-  return changed === 1;
+type Rows = Array<Record<string, unknown>>;
+
+/** The single-use keys a group's writes consume, by kind. */
+function consumptionsByUse(writes: readonly GroupedWrite[]): Map<SingleUse, Consumption[]> {
+  const byUse = new Map<SingleUse, Consumption[]>();
+  for (const { consumes } of writes) {
+    if (consumes) byUse.set(consumes.use, [...(byUse.get(consumes.use) ?? []), consumes]);
+  }
+  return byUse;
+}
+
+/**
+ * The writes whose rows are to be stored, in their order: those that consume nothing, and of
+ * those that consume a key, the first one for each key that its kind's UPDATE answered.
+ */
+function writesToStore(writes: readonly GroupedWrite[], answered: Map<SingleUse, Rows>) {
+  const unclaimed = new Map<SingleUse, Set<string>>();
+  for (const [use, rows] of answered) {
+    unclaimed.set(use, new Set(rows.map((row) => String(row[use.keyColumn]))));
+  }
+  return writes.filter(
+    ({ consumes }) => !consumes || unclaimed.get(consumes.use)?.delete(consumes.key) === true,
+  );
+}
+
+/** The UPDATE that consumes `uses`' keys of `use`, at the latest of their instants. */
+function consumption(db: Executor, use: SingleUse, uses: Consumption[]): Knex.QueryBuilder {
+  const keys = [...new Set(uses.map((one) => one.key))];
+  return use.consume(db, keys, Math.max(...uses.map((one) => one.now)));
+}
+
+/** The writes to store (writesToStore), consumed in `tx`, each kind's `hold` run first. */
+async function consumedIn(tx: Transaction, writes: readonly GroupedWrite[]) {
+  const answered = new Map<SingleUse, Rows>();
+  for (const [use, uses] of consumptionsByUse(writes)) {
+    const holding = [...new Set(uses.flatMap((one) => (one.holding ? [one.holding] : [])))];
+    if (use.hold && holding.length) await use.hold(tx, holding);
+    answered.set(use, (await consumption(tx, use, uses)) as unknown as Rows);
+  }
+  return writesToStore(writes, answered);
 }
 
 /** Writes of a group that relied on facts older than the epoch: the group must not commit. */
@@ -208,14 +266,14 @@ function inserts(db: Executor, writes: GroupedWrite[]): Knex.QueryBuilder[] {
 /**
  * Inserts `write`'s rows in a commit shared with other requests' (GroupCommit), resolving once
  * it has committed; on a transaction, the rows are simply part of it. Resolves false when the
- * write's `onlyIf` changed no row, and nothing of it was stored.
+ * write's key was not consumed, and nothing of it was stored.
  */
 export function commitGrouped(db: Executor, write: GroupedWrite): Promise<boolean> {
   return isTransaction(db) ? insertGrouped(db, write) : groupCommitOf(db).insert(write);
 }
 
 async function insertGrouped(tx: Transaction, write: GroupedWrite): Promise<boolean> {
-  const held = await conditionHolds(tx, write);
+  const held = (await consumedIn(tx, [write])).length === 1;
   if (held) for (const insert of inserts(tx, [write])) await insert;
   if (write.factsAsOf !== undefined) {
     const epoch = await new ChangeEpochStore(tx).accounts();

@@ -6,7 +6,12 @@ import type { Database } from '../../src/db/database.js';
 import type { AppRow } from '../../src/db/rows.js';
 import { sha256Hex } from '../../src/security/random.js';
 import { describeEachDialect } from '../support/databases.js';
-import { gatedTokenService, settle, type GatedGrants } from '../support/gated-token-service.js';
+import {
+  Gate,
+  gatedTokenService,
+  settle,
+  type GatedGrants,
+} from '../support/gated-token-service.js';
 import {
   REDIRECT_URI,
   createOAuthTenant,
@@ -16,17 +21,22 @@ import {
 
 const REFRESHES = 20;
 
-/** How many statements ran on `db` while `work` ran, and how many began a transaction. */
+/** Statements run on `db` while `work` ran: all, those that began a transaction, consumptions. */
 async function statementsDuring<T>(
   db: Database,
   work: () => Promise<T>,
-): Promise<{ result: T; begins: number; sql: number }> {
+): Promise<{ result: T; begins: number; consumptions: number; sql: number }> {
   const sql: string[] = [];
   const listener = (query: { sql: string }) => sql.push(query.sql);
   db.on('query', listener);
   try {
     const result = await work();
-    return { result, begins: sql.filter((s) => /^begin\b/i.test(s)).length, sql: sql.length };
+    return {
+      result,
+      begins: sql.filter((s) => /^begin\b/i.test(s)).length,
+      consumptions: sql.filter((s) => /^update .refresh_tokens./i.test(s)).length,
+      sql: sql.length,
+    };
   } finally {
     db.off('query', listener);
   }
@@ -75,11 +85,13 @@ describeEachDialect('refresh token rotation in group commit', (database) => {
   it('concurrent refreshes of different tokens share transactions', async () => {
     const tokens: string[] = [];
     for (let i = 0; i < REFRESHES; i++) tokens.push(await signIn());
-    const { result, begins } = await statementsDuring(db, () =>
+    const { result, begins, consumptions } = await statementsDuring(db, () =>
       Promise.all(tokens.map((token) => refresh(token))),
     );
     assert.equal(result.length, REFRESHES);
     assert.ok(begins < REFRESHES / 2, `${begins} transactions for ${REFRESHES} refreshes`);
+    // One UPDATE consumes the tokens of a whole group.
+    assert.equal(consumptions, begins);
     for (const token of tokens) {
       assert.deepEqual(await familyOf(token), { accessTokens: 2, refreshTokens: 2 });
     }
@@ -96,6 +108,32 @@ describeEachDialect('refresh token rotation in group commit', (database) => {
       .where('refresh_tokens.token_hash', sha256Hex(token))
       .first('refresh_token_families.revoked_at');
     assert.notEqual(family.revoked_at, null);
+  });
+
+  it('rotates inside a transaction too, with what the transaction stores', async () => {
+    const open = new Gate();
+    open.open();
+    // A gated service rotates in a transaction of its own (test/support/gated-token-service.ts).
+    const inTransaction = gatedTokenService(db, { beforeCommit: open });
+    const token = await signIn();
+    const request = { grant_type: 'refresh_token', refresh_token: token } as const;
+    const { result: first, begins } = await statementsDuring(db, () =>
+      inTransaction.refreshToken(client, request),
+    );
+    assert.equal(begins, 1);
+    assert.ok(first.refresh_token);
+    assert.deepEqual(await familyOf(token), { accessTokens: 2, refreshTokens: 2 });
+    assert.equal((await settle(inTransaction.refreshToken(client, request))).status, 'rejected');
+    assert.deepEqual(await familyOf(token), { accessTokens: 2, refreshTokens: 2 });
+    const live = await db('access_tokens')
+      .whereIn(
+        'refresh_family_id',
+        db('refresh_tokens')
+          .where({ token_hash: sha256Hex(token) })
+          .select('family_id'),
+      )
+      .whereNull('revoked_at');
+    assert.equal(live.length, 0);
   });
 
   it('reads the user with their employers in one statement, as the two reads would', async () => {

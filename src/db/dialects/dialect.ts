@@ -123,8 +123,6 @@ export interface Dialect {
 /** Statements run at once, inside `Dialect.writeInOneCall`: built with knex, never awaited. */
 export interface SynchronousStatements {
   run(query: Knex.QueryBuilder): void;
-  /** Runs an UPDATE or DELETE and answers how many rows it changed. */
-  changes(query: Knex.QueryBuilder): number;
   /** The rows a reading query returns. */
   rows<Row>(query: Knex.QueryBuilder): Row[];
 }

@@ -142,7 +142,6 @@ export function sqliteClientClass(
             try {
               const result = work({
                 run: (query) => void this.runNow(connection, query),
-                changes: (query) => this.runNow(connection, query) as number,
                 rows: (query) => this.runNow(connection, query) as never,
               });
               this.runNow(connection, 'COMMIT;');
@@ -161,12 +160,12 @@ export function sqliteClientClass(
 
     /**
      * One statement, now, with the query events knex's runner would emit (metrics and tests
-     * count statements by them): the rows of a reader, else how many rows it changed.
+     * count statements by them): the rows of a reader, else undefined.
      */
     private runNow(
       connection: SqliteConnection,
       query: string | Knex.QueryBuilder,
-    ): unknown[] | number {
+    ): unknown[] | undefined {
       const compiled: { sql: string; bindings: readonly unknown[]; method?: string } =
         typeof query === 'string' ? { sql: query, bindings: [], method: 'raw' } : query.toSQL();
       const event = { ...compiled, __knexUid: connection.__knexUid };
@@ -179,9 +178,11 @@ export function sqliteClientClass(
       try {
         const statement = prepared(connection, compiled.sql);
         const bindings = this._formatBindings([...compiled.bindings]);
-        const answer = statement.reader ? statement.all(bindings) : statement.run(bindings).changes;
-        this.emit('query-response', answer, event);
-        return answer;
+        const rows = statement.reader
+          ? statement.all(bindings)
+          : (statement.run(bindings), undefined);
+        this.emit('query-response', rows, event);
+        return rows;
       } catch (error) {
         this.emit('query-error', error, event);
         span.setStatus({ code: SpanStatusCode.ERROR });

@@ -4,7 +4,8 @@ import type {
   RefreshTokenFamilyRow,
   RefreshTokenRow,
 } from '../../db/rows.js';
-import { commitGrouped } from '../../db/group-commit.js';
+import { dialectOf } from '../../db/dialects/index.js';
+import { commitGrouped, type SingleUse } from '../../db/group-commit.js';
 import { Store } from '../../db/store.js';
 
 export type RefreshConsumption =
@@ -25,6 +26,32 @@ export interface IssuedRows {
 const FAMILY_OF_TOKEN_SQL =
   'select f.* from refresh_token_families f join refresh_tokens t on t.family_id = f.id ' +
   'where t.token_hash = ? limit 1';
+
+/**
+ * Refresh tokens as group commit consumes them. The UPDATE is conditional (unused, unexpired,
+ * family not revoked), so that of concurrent refreshes with one token exactly one succeeds.
+ * Where transactions run side by side, the families are held first, so that a refresh and a
+ * revocation of the same family happen one after the other: a revocation that started first
+ * is seen by the UPDATE, one that starts later sees the refresh's tokens (revokeFamily's
+ * update waits for the hold).
+ */
+const refreshTokenUse: SingleUse = {
+  keyColumn: 'token_hash',
+  consume: (db, tokenHashes, now) =>
+    db('refresh_tokens')
+      .whereIn('token_hash', tokenHashes)
+      .whereNull('consumed_at')
+      .where('expires_at', '>', now)
+      .whereNotExists((query) =>
+        query
+          .from('refresh_token_families as f')
+          .whereRaw('f.id = refresh_tokens.family_id')
+          .whereNotNull('f.revoked_at'),
+      )
+      .update({ consumed_at: now }, ['token_hash']),
+  hold: (db, familyIds) =>
+    dialectOf(db).forShare(db('refresh_token_families').whereIn('id', familyIds).select('id')),
+};
 
 /** SQL for issued access-token records and refresh-token families. */
 export class TokenStore extends Store {
@@ -61,9 +88,9 @@ export class TokenStore extends Store {
   /**
    * Rotates a refresh token of family `familyId`: consumes it as consumeRefreshToken does and,
    * only if it was consumed, stores `rows` (the new refresh token, the access token, the audit
-   * row), atomically, in a group commit (src/db/group-commit.ts) whose transaction holds the
-   * family first (familyHeld). Nothing is stored of a token that was not consumed; only then are
-   * the rows read again, to say why.
+   * row), atomically, in a group commit (src/db/group-commit.ts) whose transaction consumes the
+   * group's refresh tokens in one statement (refreshTokenUse). Nothing is stored of a token that
+   * was not consumed; only then are the rows read again, to say why.
    */
   async rotateRefreshToken(
     familyId: string,
@@ -73,8 +100,7 @@ export class TokenStore extends Store {
   ): Promise<RefreshConsumption> {
     const stored = await commitGrouped(this.db, {
       rows: issuedRowsByTable(rows),
-      holding: this.familyHeld(familyId),
-      onlyIf: this.consumption(tokenHash, now),
+      consumes: { use: refreshTokenUse, key: tokenHash, holding: familyId, now },
     });
     return stored ? { outcome: 'consumed' } : this.whyNotConsumed(tokenHash);
   }
@@ -110,35 +136,6 @@ export class TokenStore extends Store {
 
   findFamily(id: string): Promise<RefreshTokenFamilyRow | undefined> {
     return this.db('refresh_token_families').where({ id }).first();
-  }
-
-  /**
-   * A family held against revocation until the transaction ends, so that a refresh and a
-   * revocation of the same family happen one after the other: a revocation that starts first
-   * is seen by the refresh, one that starts later sees the refresh's tokens (revokeFamily's
-   * update waits for the hold).
-   */
-  private familyHeld(id: string) {
-    return this.dialect.forShare(this.db('refresh_token_families').where({ id }).first('id'));
-  }
-
-  /**
-   * The UPDATE that consumes a refresh token (unused, unexpired, family not revoked) in one
-   * conditional statement, so that of two concurrent refreshes with one token exactly one
-   * succeeds.
-   */
-  private consumption(tokenHash: string, now: number) {
-    return this.db('refresh_tokens')
-      .where({ token_hash: tokenHash })
-      .whereNull('consumed_at')
-      .where('expires_at', '>', now)
-      .whereNotExists((query) =>
-        query
-          .from('refresh_token_families as f')
-          .whereRaw('f.id = refresh_tokens.family_id')
-          .whereNotNull('f.revoked_at'),
-      )
-      .update({ consumed_at: now });
   }
 
   /**
