@@ -86,11 +86,11 @@ export class TokenStore extends Store {
   }
 
   /**
-   * Rotates a refresh token of family `familyId`: consumes it as consumeRefreshToken does and,
-   * only if it was consumed, stores `rows` (the new refresh token, the access token, the audit
-   * row), atomically, in a group commit (src/db/group-commit.ts) whose transaction consumes the
-   * group's refresh tokens in one statement (refreshTokenUse). Nothing is stored of a token that
-   * was not consumed; only then are the rows read again, to say why.
+   * Rotates a refresh token of family `familyId`: consumes it and, only if it was consumed,
+   * stores `rows` (the new refresh token, the access token, the audit row), atomically, in a
+   * group commit (src/db/group-commit.ts) whose transaction consumes the group's refresh tokens
+   * in one statement (refreshTokenUse). Nothing is stored of a token that was not consumed; only
+   * then are its rows read again, to say why.
    */
   async rotateRefreshToken(
     familyId: string,
