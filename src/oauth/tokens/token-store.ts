@@ -49,8 +49,10 @@ const refreshTokenUse: SingleUse = {
           .whereNotNull('f.revoked_at'),
       )
       .update({ consumed_at: now }, ['token_hash']),
-  hold: (db, familyIds) =>
-    dialectOf(db).forShare(db('refresh_token_families').whereIn('id', familyIds).select('id')),
+  hold(db, familyIds) {
+    const dialect = dialectOf(db);
+    return dialect.forShare(db('refresh_token_families').whereIn('id', familyIds).select('id'));
+  },
 };
 
 /** SQL for issued access-token records and refresh-token families. */
