@@ -1,11 +1,36 @@
 import type { EmployerRow, MembershipRow, UserRow } from '../db/rows.js';
 import type { MembershipRole } from './vocabulary.js';
 import { Store } from '../db/store.js';
+import { sqlByShape } from '../db/sql-shapes.js';
 
 export interface EmployerMembership {
   employer: EmployerRow;
   role: MembershipRole;
 }
+
+/** A user with the employers they belong to (listEmployersOfUser's list). */
+export interface UserWithEmployers {
+  user: UserRow;
+  employers: EmployerMembership[];
+}
+
+/** The result column of the employers list; no column of users has this name. */
+const EMPLOYERS_COLUMN = 'employers__json';
+
+/** A user's row and, as one JSON column, their employers in listEmployersOfUser's order. */
+const userWithEmployersSql = sqlByShape(({ json }) => {
+  const element = json.object([
+    ['id', 'e.id'],
+    ['name', 'e.name'],
+    ['created_at', 'e.created_at'],
+    ['role', 'm.role'],
+  ]);
+  return (
+    `select u.*, (select ${json.arrayOf(element, 'e.name, e.id')} from employers e ` +
+    `join memberships m on m.employer_id = e.id where m.user_id = u.id) as ${EMPLOYERS_COLUMN} ` +
+    `from users u where u.id = ?`
+  );
+});
 
 /** SQL for users, employers and memberships. */
 export class AccountStore extends Store {
@@ -21,6 +46,19 @@ export class AccountStore extends Store {
   async findUserById(id: string): Promise<UserRow | undefined> {
     const row = await this.db('users').where({ id }).first();
     return row && toUser(row);
+  }
+
+  /** A user and their employers, in one statement (a token's claims need both). */
+  async findUserWithEmployers(id: string): Promise<UserWithEmployers | undefined> {
+    const { dialect } = this;
+    const [row] = await dialect.select(this.db, userWithEmployersSql(dialect), [id]);
+    if (!row) return undefined;
+    const { [EMPLOYERS_COLUMN]: list, ...user } = row;
+    const employers = dialect.json.parse(list) as Array<EmployerRow & { role: MembershipRole }>;
+    return {
+      user: toUser(user as unknown as UserRow),
+      employers: employers.map(({ role, ...employer }) => ({ employer, role })),
+    };
   }
 
   /** Records that the user read a mail sent to their address (the first time counts). */

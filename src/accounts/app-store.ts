@@ -19,6 +19,9 @@ export type EditableAppDetails = Pick<
   | 'logo_url'
 >;
 
+/** Written once rather than built per call by the query builder (findByClientId). */
+const APP_BY_CLIENT_ID_SQL = 'select * from apps where client_id = ? limit 1';
+
 export class AppStore extends Store {
   async insertApp(app: AppRow): Promise<void> {
     await this.db('apps').insert(app);
@@ -28,8 +31,10 @@ export class AppStore extends Store {
     if (rows.length) await this.db('app_redirect_uris').insert(rows);
   }
 
+  /** Read on every token request whose client is not taken from the cache. */
   async findByClientId(clientId: string): Promise<AppRow | undefined> {
-    return this.db('apps').where({ client_id: clientId }).first();
+    const [row] = await this.dialect.select(this.db, APP_BY_CLIENT_ID_SQL, [clientId]);
+    return row as AppRow | undefined;
   }
 
   /**

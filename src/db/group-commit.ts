@@ -21,6 +21,41 @@ export type RowsByTable = ReadonlyArray<readonly [table: string, rows: readonly 
 export interface GroupedWrite {
   rows: RowsByTable;
   factsAsOf?: number;
+  /**
+   * A single-use key the write consumes (a refresh token, say): its rows are stored only if
+   * the key was consumed in the same transaction, else they are left out and the write resolves
+   * false. Of writes in one group that consume the same key, the first one does.
+   */
+  consumes?: Consumption;
+}
+
+/** What a write consumes: a key of a kind of single-use keys, at an instant. */
+export interface Consumption {
+  use: SingleUse;
+  key: string;
+  /** What `use.hold` is to hold for this write (the key's parent row, say). */
+  holding?: string;
+  now: number;
+}
+
+/**
+ * A kind of single-use key, consumed for a whole group of writes at once: one UPDATE for all
+ * its keys, before any row of the group is inserted.
+ */
+export interface SingleUse {
+  /** The column of `consume`'s rows that holds each consumed key. */
+  readonly keyColumn: string;
+  /**
+   * The UPDATE that consumes those of `keys` that can be consumed at `now`, answering (RETURNING)
+   * a row for each one it consumed.
+   */
+  consume(db: Executor, keys: string[], now: number): Knex.QueryBuilder;
+  /**
+   * Where transactions run side by side, a read run just before `consume` that holds the
+   * writes' `holding` rows until the commit (Dialect.forShare). A group committed in one
+   * synchronous call holds the whole database already, and does not run it.
+   */
+  hold?(db: Executor, holding: string[]): Knex.QueryBuilder;
 }
 
 /** The facts a write relied on changed before it could commit; nothing of it was written. */
@@ -32,7 +67,8 @@ export class StaleFacts extends Error {
 
 interface Pending {
   write: GroupedWrite;
-  resolve(): void;
+  /** Called with false when the write's key was not consumed (nothing of it was stored). */
+  resolve(stored: boolean): void;
   reject(error: unknown): void;
 }
 
@@ -61,9 +97,12 @@ export class GroupCommit {
 
   constructor(private readonly db: Database) {}
 
-  /** Resolves once `write` has committed; rejects if it did not (StaleFacts, a constraint...). */
-  insert(write: GroupedWrite): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
+  /**
+   * Resolves once `write` has committed (false if its key was not consumed); rejects if it did
+   * not commit (StaleFacts, a constraint...).
+   */
+  insert(write: GroupedWrite): Promise<boolean> {
+    return new Promise<boolean>((resolve, reject) => {
       this.queue.push({ write, resolve, reject });
       if (!this.committing) {
         this.committing = true;
@@ -89,21 +128,30 @@ export class GroupCommit {
   private async commit(group: Pending[]): Promise<void> {
     const writes = group.map((pending) => pending.write);
     const writeInOneCall = oneCallWriter(this.db);
+    let stored: ReadonlySet<GroupedWrite>;
     try {
       if (writeInOneCall) {
-        await writeInOneCall((statements) => {
-          for (const insert of inserts(this.db, writes)) statements.run(insert);
+        stored = await writeInOneCall((statements) => {
+          const answered = new Map<SingleUse, Rows>();
+          for (const [use, uses] of consumptionsByUse(writes)) {
+            answered.set(use, statements.rows(consumption(this.db, use, uses)));
+          }
+          const held = writesToStore(writes, answered);
+          for (const insert of inserts(this.db, held)) statements.run(insert);
           const stale = staleIn(group, () => new ChangeEpochStore(this.db).accountsNow(statements));
           if (stale) throw stale;
+          return new Set(held);
         });
       } else {
-        await inTransaction(this.db, async (tx) => {
-          for (const insert of inserts(tx, writes)) await insert;
+        stored = await inTransaction(this.db, async (tx) => {
+          const held = await consumedIn(tx, writes);
+          for (const insert of inserts(tx, held)) await insert;
           // The epoch is read last: a PostgreSQL transaction that deletes an app locks the app's
           // row and then moves the epoch, and reading the epoch first would hold it while waiting
           // for that row (inserting a token checks its app), a deadlock.
           const stale = staleIn(group, await epochIfAsked(tx, group));
           if (stale) throw stale;
+          return new Set(held);
         });
       }
     } catch (error) {
@@ -119,8 +167,50 @@ export class GroupCommit {
       }
       return;
     }
-    for (const pending of group) pending.resolve();
+    for (const pending of group) pending.resolve(stored.has(pending.write));
   }
+}
+
+type Rows = Array<Record<string, unknown>>;
+
+/** The single-use keys a group's writes consume, by kind. */
+function consumptionsByUse(writes: readonly GroupedWrite[]): Map<SingleUse, Consumption[]> {
+  const byUse = new Map<SingleUse, Consumption[]>();
+  for (const { consumes } of writes) {
+    if (consumes) byUse.set(consumes.use, [...(byUse.get(consumes.use) ?? []), consumes]);
+  }
+  return byUse;
+}
+
+/**
+ * The writes whose rows are to be stored, in their order: those that consume nothing, and of
+ * those that consume a key, the first one for each key that its kind's UPDATE answered.
+ */
+function writesToStore(writes: readonly GroupedWrite[], answered: Map<SingleUse, Rows>) {
+  const unclaimed = new Map<SingleUse, Set<string>>();
+  for (const [use, rows] of answered) {
+    unclaimed.set(use, new Set(rows.map((row) => String(row[use.keyColumn]))));
+  }
+  return writes.filter(
+    ({ consumes }) => !consumes || unclaimed.get(consumes.use)?.delete(consumes.key) === true,
+  );
+}
+
+/** The UPDATE that consumes `uses`' keys of `use`, at the latest of their instants. */
+function consumption(db: Executor, use: SingleUse, uses: Consumption[]): Knex.QueryBuilder {
+  const keys = [...new Set(uses.map((one) => one.key))];
+  return use.consume(db, keys, Math.max(...uses.map((one) => one.now)));
+}
+
+/** The writes to store (writesToStore), consumed in `tx`, each kind's `hold` run first. */
+async function consumedIn(tx: Transaction, writes: readonly GroupedWrite[]) {
+  const answered = new Map<SingleUse, Rows>();
+  for (const [use, uses] of consumptionsByUse(writes)) {
+    const holding = [...new Set(uses.flatMap((one) => (one.holding ? [one.holding] : [])))];
+    if (use.hold && holding.length) await use.hold(tx, holding);
+    answered.set(use, (await consumption(tx, use, uses)) as unknown as Rows);
+  }
+  return writesToStore(writes, answered);
 }
 
 /** Writes of a group that relied on facts older than the epoch: the group must not commit. */
@@ -175,18 +265,21 @@ function inserts(db: Executor, writes: GroupedWrite[]): Knex.QueryBuilder[] {
 
 /**
  * Inserts `write`'s rows in a commit shared with other requests' (GroupCommit), resolving once
- * it has committed; on a transaction, the rows are simply part of it.
+ * it has committed; on a transaction, the rows are simply part of it. Resolves false when the
+ * write's key was not consumed, and nothing of it was stored.
  */
-export function commitGrouped(db: Executor, write: GroupedWrite): Promise<void> {
+export function commitGrouped(db: Executor, write: GroupedWrite): Promise<boolean> {
   return isTransaction(db) ? insertGrouped(db, write) : groupCommitOf(db).insert(write);
 }
 
-async function insertGrouped(tx: Transaction, write: GroupedWrite): Promise<void> {
-  for (const insert of inserts(tx, [write])) await insert;
+async function insertGrouped(tx: Transaction, write: GroupedWrite): Promise<boolean> {
+  const held = (await consumedIn(tx, [write])).length === 1;
+  if (held) for (const insert of inserts(tx, [write])) await insert;
   if (write.factsAsOf !== undefined) {
     const epoch = await new ChangeEpochStore(tx).accounts();
     if (write.factsAsOf < epoch) throw new StaleFacts(epoch);
   }
+  return held;
 }
 
 const groupCommits = new WeakMap<Database, GroupCommit>();

@@ -122,6 +122,17 @@ class GatedTokenStore extends TokenStore {
       return result;
     });
   }
+
+  /**
+   * A gated rotation runs in a transaction of its own rather than in a group commit, with the
+   * same statements, so that the gate can hold it open just before its commit.
+   */
+  override rotateRefreshToken(
+    ...args: Parameters<TokenStore['rotateRefreshToken']>
+  ): ReturnType<TokenStore['rotateRefreshToken']> {
+    if (!this.beforeCommit) return super.rotateRefreshToken(...args);
+    return this.inTransaction((store) => store.rotateRefreshToken(...args));
+  }
 }
 
 /** Settles a promise into its outcome, so a test can look at both a winner and a loser. */

@@ -30,30 +30,32 @@ export const refreshTokenGrant: Grant<RefreshTokenGrant> = {
       throw new OAuthError('invalid_grant', 'refresh_token is invalid');
     }
     const scope = narrowedScope(family.scope, request.scope);
-    const user = await issuer.requireUser(family.user_id);
-    const employerId = await issuer.employerForUser(user.id, scope, request.employer);
+    const { user, employers } = await issuer.requireUserWithEmployers(family.user_id);
+    const employerId = await issuer.employerForUser(user.id, scope, request.employer, employers);
 
     const next = randomToken(32);
     const access = await issuer.signUserAccessToken(client, user, scope, employerId);
-    const idToken = await issuer.idToken(client, user, family.scope, family.auth_time, null);
+    const idToken = await issuer.idToken(
+      client,
+      user,
+      family.scope,
+      family.auth_time,
+      null,
+      employers,
+    );
     const entry = issuedEntry(client, user.id, 'refresh_token', scope, employerId);
     // Consumption, rotation and the audit row in one transaction: of two concurrent refreshes
     // with one token exactly one consumes it, and nothing of a refused one is stored.
-    const outcome = await issuer.storing(() =>
-      tokens.inTransaction(async (store) => {
-        await store.lockFamily(family.id);
-        const consumption = await store.consumeRefreshToken(tokenHash, clock.now());
-        if (consumption.outcome !== 'consumed') return consumption.outcome;
-        await issuer.storeIssued(
-          store,
-          {
-            refreshToken: issuer.refreshRow(next, family.id, employerId),
-            accessToken: { ...access.record, refresh_family_id: family.id },
-          },
-          entry,
-        );
-        return 'consumed' as const;
-      }),
+    const { outcome } = await issuer.storing(() =>
+      issuer.rotateRefreshToken(
+        family.id,
+        tokenHash,
+        {
+          refreshToken: issuer.refreshRow(next, family.id, employerId),
+          accessToken: { ...access.record, refresh_family_id: family.id },
+        },
+        entry,
+      ),
     );
 
     if (outcome === 'reused') {

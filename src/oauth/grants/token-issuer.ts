@@ -1,5 +1,9 @@
 import type { components } from '../../../generated/openapi.js';
-import type { AccountStore } from '../../accounts/account-store.js';
+import type {
+  AccountStore,
+  EmployerMembership,
+  UserWithEmployers,
+} from '../../accounts/account-store.js';
 import type { CredentialCache } from '../../accounts/credential-cache.js';
 import { allowsGrant } from '../../accounts/grant-types.js';
 import type { AuditEntry, AuditLog } from '../../audit/audit-log.js';
@@ -16,7 +20,7 @@ import { hasScope } from '../scopes.js';
 import type { AccessTokenVerifier } from '../tokens/access-token-verifier.js';
 import { ACCESS_TOKEN_TTL_SECONDS, REFRESH_TOKEN_TTL_MS } from '../tokens/lifetimes.js';
 import type { TokenSigner } from '../tokens/token-signer.js';
-import type { IssuedRows, TokenStore } from '../tokens/token-store.js';
+import type { IssuedRows, RefreshConsumption, TokenStore } from '../tokens/token-store.js';
 
 /** The token response without `convid`, which the HTTP layer adds from the request id. */
 export type IssuedTokens = Omit<components['schemas']['TokenResponse'], 'convid'>;
@@ -184,15 +188,29 @@ export class TokenIssuer {
     return user;
   }
 
-  /** An employer for a 3-legged token: one the user belongs to, with employer_access granted. */
+  /** requireUser, with the user's employers read in the same statement. */
+  async requireUserWithEmployers(userId: string): Promise<UserWithEmployers> {
+    const found = await this.deps.accounts.findUserWithEmployers(userId);
+    if (!found) throw new OAuthError('invalid_grant', 'the user of this grant no longer exists');
+    return found;
+  }
+
+  /**
+   * An employer for a 3-legged token: one the user belongs to, with employer_access granted.
+   * `memberships`: the user's employers when already read (requireUserWithEmployers).
+   */
   async employerForUser(
     userId: string,
     grantedScope: string,
     employer: string | undefined,
+    memberships?: readonly EmployerMembership[],
   ): Promise<string | null> {
     if (employer === undefined) return null;
     requireEmployerAccess(grantedScope);
-    if (!(await this.deps.accounts.findMembership(userId, employer))) throw invalidEmployer();
+    const member = memberships
+      ? memberships.some((membership) => membership.employer.id === employer)
+      : (await this.deps.accounts.findMembership(userId, employer)) !== undefined;
+    if (!member) throw invalidEmployer();
     return employer;
   }
 
@@ -296,18 +314,22 @@ export class TokenIssuer {
     };
   }
 
+  /** `memberships`: the user's employers when already read (requireUserWithEmployers). */
   async idToken(
     client: AppRow,
     user: UserRow,
     grantedScope: string,
     authTime: number,
     nonce: string | null,
+    memberships?: readonly EmployerMembership[],
   ): Promise<string> {
     const employers = hasScope(grantedScope, 'employer_access')
-      ? (await this.deps.accounts.listEmployersOfUser(user.id)).map(({ employer }) => ({
-          id: employer.id,
-          name: employer.name,
-        }))
+      ? (memberships ?? (await this.deps.accounts.listEmployersOfUser(user.id))).map(
+          ({ employer }) => ({
+            id: employer.id,
+            name: employer.name,
+          }),
+        )
       : undefined;
     return this.deps.signer.idToken({
       sub: user.id,
@@ -345,6 +367,23 @@ export class TokenIssuer {
     entry: AuditEntry,
   ): Promise<void> {
     return store.insertIssued({ ...rows, audit: this.deps.audit.row(this.stamped(entry)) });
+  }
+
+  /**
+   * Rotates a refresh token (TokenStore.rotateRefreshToken): `rows` and the audit row of the
+   * issue are stored only if the token was consumed, together with its consumption; once that
+   * has committed, the caller announces the entry (announceIssued).
+   */
+  rotateRefreshToken(
+    familyId: string,
+    tokenHash: string,
+    rows: Omit<IssuedRows, 'audit' | 'family'>,
+    entry: AuditEntry,
+  ): Promise<RefreshConsumption> {
+    return this.tokens.rotateRefreshToken(familyId, tokenHash, this.clock.now(), {
+      ...rows,
+      audit: this.deps.audit.row(entry),
+    });
   }
 
   /** Logs an issue's audit entry, after the transaction that stored it committed. */

@@ -4,7 +4,8 @@ import type {
   RefreshTokenFamilyRow,
   RefreshTokenRow,
 } from '../../db/rows.js';
-import { commitGrouped } from '../../db/group-commit.js';
+import { dialectOf } from '../../db/dialects/index.js';
+import { commitGrouped, type SingleUse } from '../../db/group-commit.js';
 import { Store } from '../../db/store.js';
 
 export type RefreshConsumption =
@@ -20,6 +21,39 @@ export interface IssuedRows {
   accessToken: AccessTokenRow;
   audit: Omit<AuditEventRow, 'id'>;
 }
+
+/** Written once rather than built per call: every refresh reads it first. */
+const FAMILY_OF_TOKEN_SQL =
+  'select f.* from refresh_token_families f join refresh_tokens t on t.family_id = f.id ' +
+  'where t.token_hash = ? limit 1';
+
+/**
+ * Refresh tokens as group commit consumes them. The UPDATE is conditional (unused, unexpired,
+ * family not revoked), so that of concurrent refreshes with one token exactly one succeeds.
+ * Where transactions run side by side, the families are held first, so that a refresh and a
+ * revocation of the same family happen one after the other: a revocation that started first
+ * is seen by the UPDATE, one that starts later sees the refresh's tokens (revokeFamily's
+ * update waits for the hold).
+ */
+const refreshTokenUse: SingleUse = {
+  keyColumn: 'token_hash',
+  consume: (db, tokenHashes, now) =>
+    db('refresh_tokens')
+      .whereIn('token_hash', tokenHashes)
+      .whereNull('consumed_at')
+      .where('expires_at', '>', now)
+      .whereNotExists((query) =>
+        query
+          .from('refresh_token_families as f')
+          .whereRaw('f.id = refresh_tokens.family_id')
+          .whereNotNull('f.revoked_at'),
+      )
+      .update({ consumed_at: now }, ['token_hash']),
+  hold(db, familyIds) {
+    const dialect = dialectOf(db);
+    return dialect.forShare(db('refresh_token_families').whereIn('id', familyIds).select('id'));
+  },
+};
 
 /** SQL for issued access-token records and refresh-token families. */
 export class TokenStore extends Store {
@@ -50,14 +84,27 @@ export class TokenStore extends Store {
    * transaction, the rows commit with it, otherwise with other requests' rows.
    */
   async insertIssued(rows: IssuedRows): Promise<void> {
-    await commitGrouped(this.db, {
-      rows: [
-        ...(rows.family ? ([['refresh_token_families', [rows.family]]] as const) : []),
-        ...(rows.refreshToken ? ([['refresh_tokens', [rows.refreshToken]]] as const) : []),
-        ['access_tokens', [rows.accessToken]],
-        ['audit_events', [rows.audit]],
-      ],
+    await commitGrouped(this.db, { rows: issuedRowsByTable(rows) });
+  }
+
+  /**
+   * Rotates a refresh token of family `familyId`: consumes it and, only if it was consumed,
+   * stores `rows` (the new refresh token, the access token, the audit row), atomically, in a
+   * group commit (src/db/group-commit.ts) whose transaction consumes the group's refresh tokens
+   * in one statement (refreshTokenUse). Nothing is stored of a token that was not consumed; only
+   * then are its rows read again, to say why.
+   */
+  async rotateRefreshToken(
+    familyId: string,
+    tokenHash: string,
+    now: number,
+    rows: IssuedRows,
+  ): Promise<RefreshConsumption> {
+    const stored = await commitGrouped(this.db, {
+      rows: issuedRowsByTable(rows),
+      consumes: { use: refreshTokenUse, key: tokenHash, holding: familyId, now },
     });
+    return stored ? { outcome: 'consumed' } : this.whyNotConsumed(tokenHash);
   }
 
   findAccessToken(jti: string): Promise<AccessTokenRow | undefined> {
@@ -84,11 +131,9 @@ export class TokenStore extends Store {
   }
 
   /** The family of a refresh token, in one statement; undefined for an unknown token. */
-  findFamilyOfRefreshToken(tokenHash: string): Promise<RefreshTokenFamilyRow | undefined> {
-    return this.db('refresh_token_families as f')
-      .join('refresh_tokens as t', 't.family_id', 'f.id')
-      .where('t.token_hash', tokenHash)
-      .first('f.*');
+  async findFamilyOfRefreshToken(tokenHash: string): Promise<RefreshTokenFamilyRow | undefined> {
+    const [row] = await this.dialect.select(this.db, FAMILY_OF_TOKEN_SQL, [tokenHash]);
+    return row as RefreshTokenFamilyRow | undefined;
   }
 
   findFamily(id: string): Promise<RefreshTokenFamilyRow | undefined> {
@@ -96,33 +141,10 @@ export class TokenStore extends Store {
   }
 
   /**
-   * Holds a family against revocation until the transaction ends, so that a refresh and a
-   * revocation of the same family happen one after the other: a revocation that starts first
-   * is seen by the refresh, one that starts later sees the refresh's tokens (revokeFamily's
-   * update waits for the hold).
+   * Why a refresh token could not be consumed. Each reason, once true, stays true (a token is
+   * consumed, expired or revoked for good), so it may be read after the refusal.
    */
-  async lockFamily(id: string): Promise<void> {
-    await this.forShare(this.db('refresh_token_families').where({ id }).first('id'));
-  }
-
-  /**
-   * Marks a refresh token used in one conditional UPDATE (unused, unexpired, family not
-   * revoked), so that of two concurrent refreshes with one token exactly one succeeds. Only a
-   * refused consumption reads the rows again, to say why.
-   */
-  async consumeRefreshToken(tokenHash: string, now: number): Promise<RefreshConsumption> {
-    const updated = await this.db('refresh_tokens')
-      .where({ token_hash: tokenHash })
-      .whereNull('consumed_at')
-      .where('expires_at', '>', now)
-      .whereNotExists((query) =>
-        query
-          .from('refresh_token_families as f')
-          .whereRaw('f.id = refresh_tokens.family_id')
-          .whereNotNull('f.revoked_at'),
-      )
-      .update({ consumed_at: now });
-    if (updated === 1) return { outcome: 'consumed' };
+  private async whyNotConsumed(tokenHash: string): Promise<RefreshConsumption> {
     const token = await this.findRefreshToken(tokenHash);
     if (!token) return { outcome: 'unknown' };
     const family = await this.findFamily(token.family_id);
@@ -171,4 +193,14 @@ export class TokenStore extends Store {
     }
     return rows.map((row) => row.jti);
   }
+}
+
+/** The tables of what a user grant issued, in the order its rows refer to each other. */
+function issuedRowsByTable(rows: IssuedRows) {
+  return [
+    ...(rows.family ? ([['refresh_token_families', [rows.family]]] as const) : []),
+    ...(rows.refreshToken ? ([['refresh_tokens', [rows.refreshToken]]] as const) : []),
+    ['access_tokens', [rows.accessToken]],
+    ['audit_events', [rows.audit]],
+  ] as const;
 }
