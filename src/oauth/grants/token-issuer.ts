@@ -382,7 +382,7 @@ export class TokenIssuer {
   ): Promise<RefreshConsumption> {
     return this.tokens.rotateRefreshToken(familyId, tokenHash, this.clock.now(), {
       ...rows,
-      audit: this.deps.audit.row(entry),
+      audit: this.deps.audit.row(this.stamped(entry)),
     });
   }
 
