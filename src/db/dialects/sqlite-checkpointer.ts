@@ -6,7 +6,12 @@ import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import type { CheckpointerReport, CheckpointerSettings } from './sqlite-checkpointer-thread.js';
 import type { SqliteConnection } from './sqlite-connection.js';
-import { releaseShmDescriptor, shmDescriptor, WalIndex } from './sqlite-wal-index.js';
+import {
+  releaseShmDescriptor,
+  shmDescriptor,
+  WalIndex,
+  type WalState,
+} from './sqlite-wal-index.js';
 
 /** How often the thread reads the WAL-index header (one `pread` of 136 bytes). */
 const POLL_MS = 10;
@@ -61,8 +66,9 @@ const STOP_MS = 2000;
  *
  * The WAL stays bounded: while the thread runs, the writers keep SQLite's automatic checkpoint
  * at `WRITER_LIMIT_FACTOR` times the threshold, which only a thread that fell behind lets the WAL
- * reach; until it runs and after it died, at the threshold, as SQLite would. A thread that died
- * is logged and started again.
+ * reach, and writes wait at `WRITE_GATE_FACTOR` times (`untilWalBounded`); until the thread runs
+ * and after it died, the writers checkpoint at the threshold, as SQLite would. A thread that
+ * died is logged and started again.
  */
 export class SqliteCheckpointer {
   private writer?: SqliteConnection;
@@ -101,7 +107,7 @@ export class SqliteCheckpointer {
     if (!this.offloaded || !this.index) return undefined;
     const limit = this.settings.pages * WRITE_GATE_FACTOR;
     const longerThanLimit = () => {
-      const state = this.index?.read();
+      const state = this.readIndex();
       return state !== undefined && state.lastFrame >= limit && state.pendingFrames > 0;
     };
     if (!longerThanLimit()) return undefined;
@@ -122,6 +128,15 @@ export class SqliteCheckpointer {
       }
       this.gated = false;
     })();
+  }
+
+  /** The WAL-index header; undefined when unreadable (the thread says why: `unsupported`). */
+  private readIndex(): WalState | undefined {
+    try {
+      return this.index?.read();
+    } catch {
+      return undefined;
+    }
   }
 
   /** The thread, while it runs (tests end it to see it started again). */
