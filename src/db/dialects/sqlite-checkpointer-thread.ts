@@ -76,8 +76,8 @@ function poll(): void {
  * retries on a timer, sqlite-connection.ts `untilNotBusy`) and makes the next commit start the
  * WAL over. It gives up at once while a writer holds the lock or a reader is in the WAL, and is
  * not tried again until the next threshold: trying at every poll would hold the checkpointer
- * lock most of the time under a steady load and keep the writers' own checkpoint, the bound of
- * last resort (sqlite-checkpointer.ts `WRITER_LIMIT_FACTOR`), from running.
+ * lock most of the time under a steady load and keep the writers' own checkpoint
+ * (sqlite-checkpointer.ts `WRITER_LIMIT_FACTOR`) from running.
  */
 function startOver(): void {
   restart.get();
