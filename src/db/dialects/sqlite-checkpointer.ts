@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -152,7 +151,9 @@ export class SqliteCheckpointer {
     this.setOffloaded(false);
     const thread = this.thread;
     if (!thread) return;
-    const exited = once(thread, 'exit');
+    // Not events.once: it rejects on an 'error' first, which a thread still starting can emit
+    // after the wait below has given up (its database removed meanwhile), unhandled.
+    const exited = new Promise<void>((resolve) => thread.once('exit', () => resolve()));
     thread.postMessage('stop');
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<'late'>((resolve) => (timer = setTimeout(resolve, STOP_MS, 'late')));
