@@ -271,6 +271,7 @@ const environmentSchema = z.object({
   SQLITE_PATH: z.string().min(1).default('./data/service.sqlite'),
   SQLITE_SYNCHRONOUS: z.enum(['NORMAL', 'FULL']).default('NORMAL'),
   SQLITE_READ_CONNECTIONS: nonNegativeInt.max(64).default(1),
+  SQLITE_CHECKPOINT_PAGES: nonNegativeInt.max(1_000_000).default(1000),
   DATABASE_SCHEMA: z
     .string()
     .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lower-case SQL identifier')
@@ -311,6 +312,12 @@ export type DatabaseConfig = (
        * number above 0: the one connection they share, sqlite-readers.ts); 0: none.
        */
       readConnections?: number;
+      /**
+       * WAL pages past which a thread of its own checkpoints, off the event loop
+       * (src/db/dialects/sqlite-checkpointer.ts); 0: SQLite's automatic checkpoint inside the
+       * writer's COMMIT. Unset: 1000.
+       */
+      checkpointPages?: number;
     }
   | { client: 'postgres'; connectionString: string; poolMax: number; searchPath?: string }
 ) & {
@@ -452,6 +459,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           filename: e.SQLITE_PATH,
           synchronous: e.SQLITE_SYNCHRONOUS,
           readConnections: e.SQLITE_READ_CONNECTIONS,
+          checkpointPages: e.SQLITE_CHECKPOINT_PAGES,
           retries: e.DATABASE_RETRIES,
         },
     keyEncryptionSecret: e.KEY_ENCRYPTION_SECRET,

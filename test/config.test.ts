@@ -13,6 +13,7 @@ describe('configuration', () => {
       filename: './data/service.sqlite',
       synchronous: 'NORMAL',
       readConnections: 1,
+      checkpointPages: 1000,
       retries: 3,
     });
     assert.equal(config.logLevel, 'info');
@@ -105,6 +106,7 @@ describe('configuration', () => {
       filename: './data/service.sqlite',
       synchronous: 'FULL',
       readConnections: 1,
+      checkpointPages: 1000,
       retries: 3,
     });
     assert.throws(() => loadConfig({ SQLITE_SYNCHRONOUS: 'OFF' }), /SQLITE_SYNCHRONOUS/);
@@ -149,6 +151,17 @@ describe('configuration of throughput and memory', () => {
     assert.equal(readers('8'), 8);
     assert.throws(() => loadConfig({ SQLITE_READ_CONNECTIONS: '-1' }), ConfigError);
     assert.throws(() => loadConfig({ SQLITE_READ_CONNECTIONS: '65' }), ConfigError);
+  });
+
+  it('takes SQLITE_CHECKPOINT_PAGES (0 leaves checkpoints to SQLite on the writer)', () => {
+    const pages = (value: string) => {
+      const { database } = loadConfig({ SQLITE_CHECKPOINT_PAGES: value });
+      return database.client === 'sqlite' ? database.checkpointPages : undefined;
+    };
+    assert.equal(pages('0'), 0);
+    assert.equal(pages('4000'), 4000);
+    assert.throws(() => loadConfig({ SQLITE_CHECKPOINT_PAGES: '-1' }), ConfigError);
+    assert.throws(() => loadConfig({ SQLITE_CHECKPOINT_PAGES: '2000000' }), ConfigError);
   });
 
   it('bounds workers’ heaps at 160 MiB unless WORKER_MAX_OLD_SPACE_MB says otherwise', () => {

@@ -13,6 +13,7 @@ import {
   untilNotBusy,
   type SqliteConnection,
 } from './sqlite-connection.js';
+import type { SqliteCheckpointer } from './sqlite-checkpointer.js';
 import { SqliteReaders } from './sqlite-readers.js';
 
 /** What knex hands its client's `_query`: the compiled statement, filled with the response. */
@@ -42,11 +43,12 @@ interface QueryObject {
  */
 export function sqliteClientClass(
   logger: Logger,
-  options: { readers: number; busyLimitMs: number },
+  options: { readers: number; busyLimitMs: number; checkpointer?: SqliteCheckpointer },
 ): typeof Client_BetterSQLite3 {
   class WriterTransaction extends Transaction_Sqlite {
     override async begin(connection: SqliteConnection): Promise<void> {
       leaveStrayTransaction(connection, logger);
+      if (!this.readOnly) await options.checkpointer?.untilWalBounded();
       await this.trxClient.query(
         connection,
         this.readOnly ? 'BEGIN DEFERRED;' : 'BEGIN IMMEDIATE;',
@@ -76,6 +78,9 @@ export function sqliteClientClass(
     // copies plain-object properties (lodash merge) but shares class instances like this one.
     private readonly readerPool = new ReaderSlot(this as unknown as Knex.Client);
 
+    /** Runs the WAL checkpoints off the event loop (sqlite-checkpointer.ts), unless opted out. */
+    readonly checkpointer = options.checkpointer;
+
     // Plain reads outside a transaction go to the reader connection (sqlite-readers.ts);
     // everything else, transactions' reads included, runs on the one writer connection.
     override runner(builder: unknown): unknown {
@@ -101,6 +106,10 @@ export function sqliteClientClass(
       const { sql } = query;
       if (!sql) throw new Error('The query is empty');
       const bindings = this._formatBindings(query.bindings);
+      // A write in a transaction of its own (no BEGIN) waits like a transaction's BEGIN.
+      if (options.checkpointer && !connection.inTransaction && writes(connection, sql)) {
+        await options.checkpointer.untilWalBounded();
+      }
       let inTransaction = false;
       let statement: ReturnType<typeof prepared> | undefined;
       return untilNotBusy(
@@ -129,6 +138,7 @@ export function sqliteClientClass(
      * another process's lock (the write lock is ours after it); it is retried on a timer.
      */
     async writeInOneCall<T>(work: (statements: SynchronousStatements) => T): Promise<T> {
+      await options.checkpointer?.untilWalBounded();
       const connection = (await this.acquireConnection()) as SqliteConnection;
       try {
         let begun = false;
@@ -200,7 +210,10 @@ export function sqliteClientClass(
         holder.readers = undefined;
         holder.view = undefined;
       }
-      return super.destroy(callback);
+      await options.checkpointer?.stop();
+      const destroyed = await super.destroy(callback);
+      options.checkpointer?.release();
+      return destroyed;
     }
 
     override transaction(container: unknown, config: unknown, outerTx?: unknown): Knex.Transaction {
@@ -215,6 +228,15 @@ export function sqliteClientClass(
 
 /** Spans of the statements `writeInOneCall` runs (a no-op unless tracing is on). */
 const tracer = trace.getTracer('hiring-partner-api/sqlite-one-call');
+
+/** Whether `sql` writes; false when it cannot even be prepared now (the attempt will say why). */
+function writes(connection: SqliteConnection, sql: string): boolean {
+  try {
+    return !prepared(connection, sql).reader;
+  } catch {
+    return false;
+  }
+}
 
 function tableOf(query: Knex.QueryBuilder): string | undefined {
   return (query as unknown as { _single?: { table?: unknown } })._single?.table as

@@ -6,6 +6,7 @@ import type { Knex } from 'knex';
 import { driverError, type Dialect, type Row, type SynchronousStatements } from './dialect.js';
 import { sqliteEpochTriggers } from './epoch-triggers.js';
 import { sqliteJson } from './json-sql.js';
+import { SqliteCheckpointer } from './sqlite-checkpointer.js';
 import { sqliteClientClass } from './sqlite-client.js';
 import { isBusy, untilNotBusy, type SqliteConnection } from './sqlite-connection.js';
 import { readOnlyStatements } from './sqlite-readers.js';
@@ -19,6 +20,9 @@ type SqliteConfig = Extract<DatabaseConfig, { client: 'sqlite' }>;
  */
 const BUSY_LIMIT_MS = 5000;
 
+/** WAL frames (pages) past which a checkpoint runs, unless configured (SQLite's own default). */
+export const DEFAULT_CHECKPOINT_PAGES = 1000;
+
 /**
  * The embedded SQLite file, the default engine, through better-sqlite3 (a synchronous driver:
  * a statement runs on the main thread, with no hop through libuv's threads). One writer per process: the pool holds one
@@ -30,6 +34,9 @@ const BUSY_LIMIT_MS = 5000;
  * Durability: WAL mode. With `synchronous = NORMAL` a committed transaction is in the WAL file
  * before COMMIT returns, so it survives SIGKILL of the process; only an OS crash or power loss
  * can drop the last commits. `SQLITE_SYNCHRONOUS=FULL` also syncs the WAL on every commit.
+ * Checkpoints (copying the WAL into the database file) run on a thread of their own, off the
+ * event loop (sqlite-checkpointer.ts); `checkpointPages = 0` leaves them to SQLite's automatic
+ * checkpoint inside the writer's COMMIT.
  */
 export const sqlite: Dialect = {
   name: 'sqlite',
@@ -37,13 +44,19 @@ export const sqlite: Dialect = {
   knexDialect: 'sqlite3',
 
   knexConfig(config, logger) {
-    const { filename, synchronous, readConnections } = sqliteConfig(config);
+    const { filename, synchronous = 'NORMAL', readConnections } = sqliteConfig(config);
+    const { checkpointPages = DEFAULT_CHECKPOINT_PAGES } = sqliteConfig(config);
     const inMemory = filename === ':memory:';
     if (!inMemory) mkdirSync(dirname(filename), { recursive: true });
     // Another connection to ':memory:' would open another, empty database.
     const readers = inMemory ? 0 : (readConnections ?? 0);
+    // An in-memory database has no WAL.
+    const checkpointer =
+      inMemory || checkpointPages === 0
+        ? undefined
+        : new SqliteCheckpointer({ filename, synchronous, pages: checkpointPages }, logger);
     return {
-      client: sqliteClientClass(logger, { readers, busyLimitMs: BUSY_LIMIT_MS }),
+      client: sqliteClientClass(logger, { readers, busyLimitMs: BUSY_LIMIT_MS, checkpointer }),
       connection: { filename },
       useNullAsDefault: true,
       pool: {
@@ -58,11 +71,14 @@ export const sqlite: Dialect = {
               [
                 'PRAGMA journal_mode = WAL',
                 'PRAGMA foreign_keys = ON',
-                `PRAGMA synchronous = ${synchronous ?? 'NORMAL'}`,
+                `PRAGMA synchronous = ${synchronous}`,
               ].join(';'),
             ),
           ).then(
-            () => done(null),
+            () => {
+              checkpointer?.adopt(connection);
+              done(null);
+            },
             (error: Error) => done(error),
           );
         },
