@@ -5,33 +5,22 @@ import { ChangeEpochStore } from '../../src/db/change-epochs.js';
 import type { Database } from '../../src/db/database.js';
 import { isForeignKeyViolation } from '../../src/db/errors.js';
 import { StaleFacts } from '../../src/db/group-commit.js';
-import type { AccessTokenRow, AuditEventRow } from '../../src/db/rows.js';
+import type { AuditEventRow } from '../../src/db/rows.js';
 import { inTransaction } from '../../src/db/transactions.js';
 import { TokenStore } from '../../src/oauth/tokens/token-store.js';
 import { describeEachDialect } from '../support/databases.js';
+import { counted, sqlDuring } from '../support/statements.js';
 import { settle } from '../support/gated-token-service.js';
-import { createOAuthTenant, type OAuthTenant } from '../support/oauth-fixtures.js';
+import { accessTokenRow, createOAuthTenant, type OAuthTenant } from '../support/oauth-fixtures.js';
 
 const WRITES = 200;
 
 /** What one issued app token stores: its row and the audit row of its issue. */
 function tokenWrite(appId: string, marker: string) {
-  const now = Date.now();
-  const jti = randomUUID();
-  const row: AccessTokenRow = {
-    jti,
-    app_id: appId,
-    user_id: null,
-    employer_id: null,
-    scope: '',
-    auth_code_hash: null,
-    refresh_family_id: null,
-    issued_at: now,
-    expires_at: now + 3600_000,
-    revoked_at: null,
-  };
+  const row = accessTokenRow(appId);
+  const { jti } = row;
   const audit: Omit<AuditEventRow, 'id'> = {
-    occurred_at: now,
+    occurred_at: row.issued_at,
     type: 'token.issued',
     actor_user_id: null,
     app_id: null,
@@ -44,24 +33,14 @@ function tokenWrite(appId: string, marker: string) {
 }
 
 /** Statements sent to `db` while `work` runs, by kind. */
-async function statementsDuring<T>(
-  db: Database,
-  work: () => Promise<T>,
-): Promise<{ result: T; begins: number; commits: number; tokenInserts: number }> {
-  const sql: string[] = [];
-  const listener = (query: { sql: string }) => sql.push(query.sql);
-  db.on('query', listener);
-  try {
-    const result = await work();
-    return {
-      result,
-      begins: sql.filter((s) => /^begin\b/i.test(s)).length,
-      commits: sql.filter((s) => /^commit\b/i.test(s)).length,
-      tokenInserts: sql.filter((s) => /^insert into .access_tokens./i.test(s)).length,
-    };
-  } finally {
-    db.off('query', listener);
-  }
+async function statementsDuring<T>(db: Database, work: () => Promise<T>) {
+  const { result, sql } = await sqlDuring(db, work);
+  return {
+    result,
+    begins: counted(sql, /^begin\b/i),
+    commits: counted(sql, /^commit\b/i),
+    tokenInserts: counted(sql, /^insert into .access_tokens./i),
+  };
 }
 
 /**

@@ -1,9 +1,7 @@
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { systemClock } from '../../src/clock.js';
-import type { AccessTokenRow } from '../../src/db/rows.js';
 import { describeEachDialect } from '../support/databases.js';
-import { createOAuthTenant } from '../support/oauth-fixtures.js';
+import { accessTokenRow, createOAuthTenant } from '../support/oauth-fixtures.js';
 
 /** Migration 0019: the columns only some tokens carry are indexed only where they are set. */
 describeEachDialect('partial token indexes', (database) => {
@@ -61,21 +59,8 @@ describeEachDialect('partial token indexes', (database) => {
   it('still cascades a deleted user to every token of theirs and of their apps', async () => {
     const { db } = database();
     const tenant = await createOAuthTenant(db, systemClock, 'partial');
-    const now = Date.now();
-    const token = (userId: string | null): AccessTokenRow => ({
-      jti: randomUUID(),
-      app_id: tenant.app.id,
-      user_id: userId,
-      employer_id: null,
-      scope: '',
-      auth_code_hash: null,
-      refresh_family_id: null,
-      issued_at: now,
-      expires_at: now + 3600_000,
-      revoked_at: null,
-    });
-    const users = token(tenant.user.id);
-    const apps = token(null);
+    const users = accessTokenRow(tenant.app.id, tenant.user.id);
+    const apps = accessTokenRow(tenant.app.id);
     await db('access_tokens').insert([users, apps]);
     await db('users').where({ id: tenant.user.id }).delete();
     const left = await db('access_tokens').whereIn('jti', [users.jti, apps.jti]).pluck('jti');

@@ -6,6 +6,7 @@ import type { Database } from '../../src/db/database.js';
 import type { AppRow } from '../../src/db/rows.js';
 import { sha256Hex } from '../../src/security/random.js';
 import { describeEachDialect } from '../support/databases.js';
+import { counted, sqlDuring } from '../support/statements.js';
 import {
   Gate,
   gatedTokenService,
@@ -22,24 +23,14 @@ import {
 const REFRESHES = 20;
 
 /** Statements run on `db` while `work` ran: all, those that began a transaction, consumptions. */
-async function statementsDuring<T>(
-  db: Database,
-  work: () => Promise<T>,
-): Promise<{ result: T; begins: number; consumptions: number; sql: number }> {
-  const sql: string[] = [];
-  const listener = (query: { sql: string }) => sql.push(query.sql);
-  db.on('query', listener);
-  try {
-    const result = await work();
-    return {
-      result,
-      begins: sql.filter((s) => /^begin\b/i.test(s)).length,
-      consumptions: sql.filter((s) => /^update .refresh_tokens./i.test(s)).length,
-      sql: sql.length,
-    };
-  } finally {
-    db.off('query', listener);
-  }
+async function statementsDuring<T>(db: Database, work: () => Promise<T>) {
+  const { result, sql } = await sqlDuring(db, work);
+  return {
+    result,
+    begins: counted(sql, /^begin\b/i),
+    consumptions: counted(sql, /^update .refresh_tokens./i),
+    sql: sql.length,
+  };
 }
 
 /**

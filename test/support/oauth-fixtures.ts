@@ -1,6 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Clock } from '../../src/clock.js';
 import type { Database } from '../../src/db/database.js';
+import type { AccessTokenRow } from '../../src/db/rows.js';
 import { AuthorizationCodeStore } from '../../src/oauth/authorization-code-store.js';
 import { AuthorizationCodes, type CodeGrant } from '../../src/oauth/authorization-codes.js';
 import { assertResponseMatches } from './openapi-contract.js';
@@ -96,5 +97,22 @@ export function basic(clientId: string, secret: string): Record<string, string> 
   const encode = (value: string) => encodeURIComponent(value);
   return {
     authorization: `Basic ${Buffer.from(`${encode(clientId)}:${encode(secret)}`).toString('base64')}`,
+  };
+}
+
+/** The stored record of an access token an hour long, issued now to `appId` (for `userId`). */
+export function accessTokenRow(appId: string, userId: string | null = null): AccessTokenRow {
+  const now = Date.now();
+  return {
+    jti: randomUUID(),
+    app_id: appId,
+    user_id: userId,
+    employer_id: null,
+    scope: '',
+    auth_code_hash: null,
+    refresh_family_id: null,
+    issued_at: now,
+    expires_at: now + 3600_000,
+    revoked_at: null,
   };
 }
