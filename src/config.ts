@@ -224,6 +224,68 @@ const roomVariables = {
 };
 
 // ---------------------------------------------------------------------------------------------
+// Webhooks (DESIGN §8, README "Webhooks").
+// ---------------------------------------------------------------------------------------------
+
+/** DESIGN §8's retry schedule: the pause before each retry after the first attempt. */
+export const DEFAULT_WEBHOOK_RETRY_SCHEDULE = '5s,5m,30m,2h,5h,10h,14h,20h,24h';
+
+const DURATION_UNITS_MS: Record<string, number> = {
+  ms: 1,
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+};
+
+/** `5s,5m,2h`: pauses with a unit each (ms, s, m, h, d), 1 to 20 of them, each at most 7 days. */
+const retrySchedule = z
+  .string()
+  .trim()
+  .transform((value, context) => {
+    const pauses = value.split(',').map((part) => {
+      const match = /^(\d+)(ms|s|m|h|d)$/.exec(part.trim());
+      return match ? Number(match[1]) * DURATION_UNITS_MS[match[2]!]! : Number.NaN;
+    });
+    const valid =
+      pauses.length >= 1 &&
+      pauses.length <= 20 &&
+      pauses.every((pause) => Number.isFinite(pause) && pause > 0 && pause <= 7 * 86_400_000);
+    if (!valid) {
+      context.addIssue({
+        code: z.ZodIssueCode.custom,
+        message: 'must be 1 to 20 comma-separated pauses such as 5s,5m,2h (each ≤ 7d)',
+      });
+      return z.NEVER;
+    }
+    return pauses;
+  });
+
+const webhookVariables = {
+  /** Lifts the https-only and public-address rules of production (development and tests). */
+  WEBHOOKS_ALLOW_PRIVATE_NETWORKS: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((value) => value === 'true'),
+  WEBHOOK_RETRY_SCHEDULE: retrySchedule.prefault(DEFAULT_WEBHOOK_RETRY_SCHEDULE),
+  WEBHOOK_TIMEOUT_MS: positiveInt.max(60_000).default(15_000),
+  /** An endpoint that failed every attempt for this long is disabled and its owner told. */
+  WEBHOOK_DISABLE_AFTER_HOURS: positiveInt.max(24 * 365).default(5 * 24),
+  /** The longest wait a Retry-After answer (429, 503) may impose before the next attempt. */
+  WEBHOOK_RETRY_AFTER_MAX_SECONDS: positiveInt.max(7 * 24 * 3600).default(24 * 3600),
+  /** How long both the old and the new secret sign after a rotation. */
+  WEBHOOK_SECRET_OVERLAP_HOURS: nonNegativeInt.max(24 * 30).default(24),
+  WEBHOOK_ENDPOINTS_PER_APP: positiveInt.max(1000).default(20),
+  /** Days delivered and failed deliveries (and their attempts) are kept. */
+  WEBHOOK_RETENTION_DAYS: positiveInt.max(3650).default(30),
+  /** Requests one process has in flight to endpoints at once, and to any one endpoint. */
+  WEBHOOK_CONCURRENCY: positiveInt.max(1000).default(64),
+  WEBHOOK_CONCURRENCY_PER_ENDPOINT: positiveInt.max(100).default(8),
+  /** How often a process looks for due deliveries it was not told about (others' commits). */
+  WEBHOOK_POLL_MS: positiveInt.max(60_000).default(1000),
+};
+
+// ---------------------------------------------------------------------------------------------
 // Email (README "Email"): verification and password-reset links.
 // ---------------------------------------------------------------------------------------------
 
@@ -298,6 +360,7 @@ const environmentSchema = z.object({
   ...signingKeyVariables,
   ...observabilityVariables,
   ...roomVariables,
+  ...webhookVariables,
   ...mailVariables,
 });
 
@@ -401,12 +464,29 @@ export interface Config {
     /** Kept this long after the event is archived; 0: deleted when it is archived. */
     keepAfterArchiveMs: number;
   };
+  webhooks: WebhookSettings;
   mail: {
     /** Where mail is sent; unset: logged (outside production also kept in the dev outbox). */
     smtpUrl?: string;
     /** The From header of every mail. */
     from: string;
   };
+}
+
+export interface WebhookSettings {
+  /** False in production unless WEBHOOKS_ALLOW_PRIVATE_NETWORKS: https and public addresses only. */
+  allowPrivateNetworks: boolean;
+  /** Pause before each retry, in milliseconds; after the last, the delivery has failed. */
+  retryScheduleMs: number[];
+  timeoutMs: number;
+  disableAfterMs: number;
+  retryAfterMaxMs: number;
+  secretOverlapMs: number;
+  endpointsPerApp: number;
+  retentionMs: number;
+  concurrency: number;
+  concurrencyPerEndpoint: number;
+  pollMs: number;
 }
 
 export interface RateLimit {
@@ -509,6 +589,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       chunkMaxBytes: e.RECORDING_CHUNK_MAX_BYTES,
       chunkClaimMs: e.RECORDING_CHUNK_CLAIM_SECONDS * 1000,
       keepAfterArchiveMs: e.RECORDINGS_KEEP_DAYS_AFTER_ARCHIVE * 24 * 60 * 60 * 1000,
+    },
+    webhooks: {
+      allowPrivateNetworks: e.NODE_ENV !== 'production' || e.WEBHOOKS_ALLOW_PRIVATE_NETWORKS,
+      retryScheduleMs: e.WEBHOOK_RETRY_SCHEDULE,
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      disableAfterMs: e.WEBHOOK_DISABLE_AFTER_HOURS * 3_600_000,
+      retryAfterMaxMs: e.WEBHOOK_RETRY_AFTER_MAX_SECONDS * 1000,
+      secretOverlapMs: e.WEBHOOK_SECRET_OVERLAP_HOURS * 3_600_000,
+      endpointsPerApp: e.WEBHOOK_ENDPOINTS_PER_APP,
+      retentionMs: e.WEBHOOK_RETENTION_DAYS * 86_400_000,
+      concurrency: e.WEBHOOK_CONCURRENCY,
+      concurrencyPerEndpoint: e.WEBHOOK_CONCURRENCY_PER_ENDPOINT,
+      pollMs: e.WEBHOOK_POLL_MS,
     },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
   };

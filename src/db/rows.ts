@@ -336,3 +336,57 @@ export interface RecordingChunkRow {
   /** Null while claimed; once set, the chunk is acknowledged and never changes. */
   committed_at: EpochMs | null;
 }
+
+export interface WebhookEndpointRow {
+  id: string;
+  app_id: string;
+  url: string;
+  description: string | null;
+  /** `,type,type,`; empty for every type. */
+  event_types: string;
+  /** `,employer id,...,`; empty for every employer of the app. */
+  employer_ids: string;
+  enabled: boolean;
+  disabled_reason: string | null;
+  disabled_at: EpochMs | null;
+  secret_sealed: string;
+  previous_secret_sealed: string | null;
+  previous_secret_until: EpochMs | null;
+  failing_since: EpochMs | null;
+  created_at: EpochMs;
+  updated_at: EpochMs;
+}
+
+export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+export interface WebhookDeliveryRow {
+  id: number;
+  message_id: string;
+  endpoint_id: string;
+  app_id: string;
+  type: string;
+  subject: string;
+  sequence: number;
+  employer_id: string | null;
+  occurred_at: EpochMs;
+  /** The envelope's `data`, as JSON text. */
+  data: string;
+  status: WebhookDeliveryStatus;
+  attempt_count: number;
+  next_attempt_at: EpochMs;
+  leased_until: EpochMs | null;
+  last_attempt_at: EpochMs | null;
+  last_status_code: number | null;
+  delivered_at: EpochMs | null;
+  created_at: EpochMs;
+}
+
+export interface WebhookAttemptRow {
+  id: number;
+  delivery_id: number;
+  attempted_at: EpochMs;
+  status_code: number | null;
+  latency_ms: number;
+  response_excerpt: string | null;
+  error: string | null;
+}

@@ -36,6 +36,9 @@ const TABLES = [
   'email_tokens',
   'recording_chunks',
   'deployment_settings',
+  'webhook_endpoints',
+  'webhook_deliveries',
+  'webhook_attempts',
 ];
 
 async function existingTables(db: Database): Promise<string[]> {
@@ -71,6 +74,7 @@ describeEachDialect(
         '0017_recording_chunks',
         '0018_deployment_settings',
         '0019_partial_token_indexes',
+        '0020_webhooks',
       ]);
       assert.deepEqual(await existingTables(db), TABLES);
       assert.deepEqual(await pendingMigrations(db), []);
@@ -78,6 +82,7 @@ describeEachDialect(
 
       const reverted = await rollbackAll(db);
       assert.deepEqual(reverted, [
+        '0020_webhooks',
         '0019_partial_token_indexes',
         '0018_deployment_settings',
         '0017_recording_chunks',

@@ -17,6 +17,7 @@ import * as appPublisher from './0015_app_publisher.js';
 import * as recordingChunks from './0017_recording_chunks.js';
 import * as deploymentSettings from './0018_deployment_settings.js';
 import * as partialTokenIndexes from './0019_partial_token_indexes.js';
+import * as webhooks from './0020_webhooks.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -47,6 +48,7 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migration]> =
   ['0017_recording_chunks', recordingChunks],
   ['0018_deployment_settings', deploymentSettings],
   ['0019_partial_token_indexes', partialTokenIndexes],
+  ['0020_webhooks', webhooks],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,0 +1,44 @@
+import { randomBytes } from 'node:crypto';
+import type { Executor } from '../db/transactions.js';
+import type { WebhookNotice } from './notice.js';
+import { OutboxStore } from './outbox-store.js';
+
+/**
+ * Where capabilities hand the changes partners hear about (DESIGN §8). `record` runs in the
+ * change's own transaction, so a change that rolls back leaves nothing to deliver and one that
+ * commits can never lose its deliveries.
+ */
+export interface WebhookOutbox {
+  record(notice: WebhookNotice, tx: Executor): Promise<void>;
+}
+
+function entryOf(notice: WebhookNotice) {
+  return {
+    messageId: newMessageId(),
+    appId: notice.appId,
+    employerId: notice.employerId,
+    type: notice.type,
+    subject: notice.subject,
+    occurredAt: notice.time,
+    data: JSON.stringify(notice.data),
+  };
+}
+
+export class StoredWebhookOutbox implements WebhookOutbox {
+  async record(notice: WebhookNotice, tx: Executor): Promise<void> {
+    await new OutboxStore(tx).enqueue(entryOf(notice));
+  }
+
+  /** Delivers `notice` to one endpoint of its app, whatever the endpoint's filters. */
+  async recordTo(endpointId: string, notice: WebhookNotice, tx: Executor): Promise<void> {
+    await new OutboxStore(tx).enqueueTo(endpointId, entryOf(notice));
+  }
+}
+
+/** An outbox that drops everything: for compositions and tests without webhooks. */
+export const NO_WEBHOOKS: WebhookOutbox = { record: async () => {} };
+
+/** `msg_` and 24 random bytes, base64url: the `webhook-id` of one change. */
+export function newMessageId(): string {
+  return `msg_${randomBytes(24).toString('base64url')}`;
+}
