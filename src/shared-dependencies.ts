@@ -23,6 +23,8 @@ export interface SecretBoxes {
   clientSecrets: SecretBox;
   /** A new client secret waiting for its one display on the console. */
   secretReveals: SecretBox;
+  /** Webhook endpoint secrets (`whsec_...`), which sign every delivery. */
+  webhookSecrets: SecretBox;
 }
 
 /** The purpose (HKDF info) of each box; changing one makes everything sealed under it unreadable. */
@@ -32,6 +34,7 @@ const BOX_PURPOSES: Record<keyof SecretBoxes, string> = {
   recordingTokens: 'recording-tokens',
   clientSecrets: 'client-secrets',
   secretReveals: 'secret-reveals',
+  webhookSecrets: 'webhook-secrets',
 };
 
 /**
@@ -77,6 +80,7 @@ export function createSharedDependencies(input: {
       recordingTokens: box('recordingTokens'),
       clientSecrets: box('clientSecrets'),
       secretReveals: box('secretReveals'),
+      webhookSecrets: box('webhookSecrets'),
     },
     audit: new AuditLog(new AuditStore(db), clock, logger),
   };
