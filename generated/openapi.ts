@@ -333,9 +333,402 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "interview.event.created.v1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An interview event was created (createVirtualInterviewEvent).
+         * @description Sent by the service to every enabled endpoint of the app whose event-type and employer filters
+         *     take it. Authenticated by `webhook-signature`, not by a credential: `security` is empty.
+         */
+        post: operations["interviewEventCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "interview.event.updated.v1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An interview event was changed by updateVirtualInterviewEvent; `data.change` says how.
+         * @description Sent by the service to every enabled endpoint of the app whose event-type and employer filters
+         *     take it. Authenticated by `webhook-signature`, not by a credential: `security` is empty.
+         */
+        post: operations["interviewEventUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "interview.event.cancelled.v1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An interview event was cancelled.
+         * @description Sent by the service to every enabled endpoint of the app whose event-type and employer filters
+         *     take it. Authenticated by `webhook-signature`, not by a credential: `security` is empty.
+         */
+        post: operations["interviewEventCancelledWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "interview.event.started.v1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An interview event started: its interviewee checked in.
+         * @description Sent by the service to every enabled endpoint of the app whose event-type and employer filters
+         *     take it. Authenticated by `webhook-signature`, not by a credential: `security` is empty.
+         */
+        post: operations["interviewEventStartedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "interview.event.ended.v1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An interview event ended: an interviewer ended it, its room stayed empty, or its end time passed.
+         * @description Sent by the service to every enabled endpoint of the app whose event-type and employer filters
+         *     take it. Authenticated by `webhook-signature`, not by a credential: `security` is empty.
+         */
+        post: operations["interviewEventEndedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "interview.interviewee.checked_in.v1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The interviewee checked in and waits in the lobby.
+         * @description Sent by the service to every enabled endpoint of the app whose event-type and employer filters
+         *     take it. Authenticated by `webhook-signature`, not by a credential: `security` is empty.
+         */
+        post: operations["interviewIntervieweeCheckedInWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "interview.interviewee.admitted.v1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An interviewer admitted the interviewee.
+         * @description Sent by the service to every enabled endpoint of the app whose event-type and employer filters
+         *     take it. Authenticated by `webhook-signature`, not by a credential: `security` is empty.
+         */
+        post: operations["interviewIntervieweeAdmittedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "interview.interviewee.requeued.v1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An interviewer sent the interviewee back to the lobby.
+         * @description Sent by the service to every enabled endpoint of the app whose event-type and employer filters
+         *     take it. Authenticated by `webhook-signature`, not by a credential: `security` is empty.
+         */
+        post: operations["interviewIntervieweeRequeuedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "interview.interviewee.interviewed.v1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The interview with the interviewee finished.
+         * @description Sent by the service to every enabled endpoint of the app whose event-type and employer filters
+         *     take it. Authenticated by `webhook-signature`, not by a credential: `security` is empty.
+         */
+        post: operations["interviewIntervieweeInterviewedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "interview.interviewee.not_interviewed.v1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The event ended without the interviewee being interviewed.
+         * @description Sent by the service to every enabled endpoint of the app whose event-type and employer filters
+         *     take it. Authenticated by `webhook-signature`, not by a credential: `security` is empty.
+         */
+        post: operations["interviewIntervieweeNotInterviewedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "interview.record.started.v1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The interviewee and an interviewer are both in the room: the interview record started.
+         * @description Sent by the service to every enabled endpoint of the app whose event-type and employer filters
+         *     take it. Authenticated by `webhook-signature`, not by a credential: `security` is empty.
+         */
+        post: operations["interviewRecordStartedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "interview.record.ended.v1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The interview record ended.
+         * @description Sent by the service to every enabled endpoint of the app whose event-type and employer filters
+         *     take it. Authenticated by `webhook-signature`, not by a credential: `security` is empty.
+         */
+        post: operations["interviewRecordEndedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "interview.decision.recorded.v1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An interviewer recorded (or changed) their decision on an interview record.
+         * @description Sent by the service to every enabled endpoint of the app whose event-type and employer filters
+         *     take it. Authenticated by `webhook-signature`, not by a credential: `security` is empty.
+         */
+        post: operations["interviewDecisionRecordedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "interview.recording.available.v1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The recording of an interview record can be streamed from its `recordingUrl`.
+         * @description Sent by the service to every enabled endpoint of the app whose event-type and employer filters
+         *     take it. Authenticated by `webhook-signature`, not by a credential: `security` is empty.
+         */
+        post: operations["interviewRecordingAvailableWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test.v1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sent only by "send test event" (console, CLI or API), to the one endpoint it was asked for.
+         * @description Sent by the service to every enabled endpoint of the app whose event-type and employer filters
+         *     take it. Authenticated by `webhook-signature`, not by a credential: `security` is empty.
+         */
+        post: operations["webhookTestWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
+        /** @description The CloudEvents 1.0 envelope of every webhook delivery (structured mode, JSON). */
+        WebhookEnvelope: {
+            /** @constant */
+            specversion: "1.0";
+            /** @description Equal to the `webhook-id` header. */
+            id: string;
+            /** @description The same value as `id`, under the name the hosted platform's envelope uses. */
+            idempotencykey: string;
+            /** @description The service's API_URL. */
+            source: string;
+            type: string;
+            /** @description The id of the resource the change is about; for interview types, the virtual interview event. */
+            subject: string;
+            /**
+             * Format: date-time
+             * @description When the change committed (UTC, milliseconds).
+             */
+            time: string;
+            /** @constant */
+            datacontenttype: "application/json";
+            /** @description The change's number among this endpoint's deliveries about the same subject, zero-padded so that it also orders as text (CloudEvents sequence extension). */
+            sequence: string;
+            data: Record<string, never>;
+        };
+        /** @enum {string} */
+        InterviewEventStatus: "SCHEDULED" | "STARTED" | "ENDED" | "ARCHIVED" | "CANCELLED";
+        InterviewEventData: {
+            /** @description The virtual interview event; read it with `virtualInterviewEvents(ids:)`. */
+            eventId: string;
+            employerId: string;
+            /** @description The event's status after the change. */
+            status: components["schemas"]["InterviewEventStatus"];
+        };
+        InterviewEventUpdatedData: {
+            eventId: string;
+            employerId: string;
+            status: components["schemas"]["InterviewEventStatus"];
+            /**
+             * @description Which variant of updateVirtualInterviewEvent changed the event.
+             * @enum {string}
+             */
+            change: "rescheduled" | "title" | "timezone" | "interviewers_added" | "interviewee_added";
+        };
+        InterviewIntervieweeData: {
+            eventId: string;
+            employerId: string;
+            status: components["schemas"]["InterviewEventStatus"];
+            intervieweeId: string;
+            /** @enum {string} */
+            intervieweeStatus: "RSVPED" | "CHECKED_IN" | "INTERVIEWING" | "INTERVIEWED" | "NOT_INTERVIEWED" | "REQUEUED" | "CANCELLED";
+        };
+        InterviewRecordData: {
+            eventId: string;
+            employerId: string;
+            status: components["schemas"]["InterviewEventStatus"];
+            recordId: string;
+            intervieweeId: string;
+        };
+        InterviewDecisionData: {
+            eventId: string;
+            employerId: string;
+            status: components["schemas"]["InterviewEventStatus"];
+            recordId: string;
+            interviewerId: string;
+            /** @enum {string} */
+            decision: "YES" | "NO" | "MAYBE" | "SKIP";
+        };
+        InterviewRecordingData: {
+            eventId: string;
+            employerId: string;
+            status: components["schemas"]["InterviewEventStatus"];
+            recordId: string;
+        };
+        WebhookTestData: {
+            endpointId: string;
+            appId: string;
+        };
         /**
          * @description Text on one line: no control characters (C0, DEL or C1) and no UTF-16 surrogate without its
          *     pair. Every identifier, credential and token parameter follows this rule; a value that breaks
@@ -734,6 +1127,28 @@ export interface components {
         };
     };
     responses: {
+        /** @description Any 2xx answer delivers the event; the body is ignored (its first KiB is kept in the delivery log). */
+        WebhookAccepted: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description The endpoint does not want deliveries any more; it is disabled until its owner enables it again. */
+        WebhookGone: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /** @description The next attempt waits for `Retry-After` (seconds or an HTTP date, at most 24 hours by default); without it, the retry schedule applies. */
+        WebhookSlowDown: {
+            headers: {
+                "Retry-After"?: string;
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
         /** @description The request body is larger than `BODY_LIMIT_BYTES`; nothing was executed. */
         GraphQLPayloadTooLarge: {
             headers: {
@@ -997,6 +1412,16 @@ export interface components {
         };
     };
     parameters: {
+        /** @description The change's message id, equal to the envelope's `id` and `idempotencykey`; the same on every retry and every endpoint. */
+        WebhookId: string;
+        /** @description Unix seconds of this attempt; receivers refuse one too far from their clock (Standard Webhooks suggests 5 minutes). */
+        WebhookTimestamp: string;
+        /**
+         * @description `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+         *     base64-decoded part of the endpoint's `whsec_` secret. For 24 hours after a rotation the old
+         *     secret signs too: the signatures are separated by spaces and any one of them verifies.
+         */
+        WebhookSignature: string;
         /**
          * @description Client id of the partner app, as shown on the credentials tab of the console.
          * @example 0oa1b2c3d4e5f6g7h8
@@ -1462,6 +1887,516 @@ export interface operations {
                     "application/json": components["schemas"]["GraphQLResponse"];
                 };
             };
+        };
+    };
+    interviewEventCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The change's message id, equal to the envelope's `id` and `idempotencykey`; the same on every retry and every endpoint. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Unix seconds of this attempt; receivers refuse one too far from their clock (Standard Webhooks suggests 5 minutes). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint's `whsec_` secret. For 24 hours after a rotation the old
+                 *     secret signs too: the signatures are separated by spaces and any one of them verifies.
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/cloudevents+json": components["schemas"]["WebhookEnvelope"] & {
+                    /** @constant */
+                    type?: "interview.event.created.v1";
+                    data?: components["schemas"]["InterviewEventData"];
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["WebhookAccepted"];
+            410: components["responses"]["WebhookGone"];
+            429: components["responses"]["WebhookSlowDown"];
+            503: components["responses"]["WebhookSlowDown"];
+        };
+    };
+    interviewEventUpdatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The change's message id, equal to the envelope's `id` and `idempotencykey`; the same on every retry and every endpoint. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Unix seconds of this attempt; receivers refuse one too far from their clock (Standard Webhooks suggests 5 minutes). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint's `whsec_` secret. For 24 hours after a rotation the old
+                 *     secret signs too: the signatures are separated by spaces and any one of them verifies.
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/cloudevents+json": components["schemas"]["WebhookEnvelope"] & {
+                    /** @constant */
+                    type?: "interview.event.updated.v1";
+                    data?: components["schemas"]["InterviewEventUpdatedData"];
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["WebhookAccepted"];
+            410: components["responses"]["WebhookGone"];
+            429: components["responses"]["WebhookSlowDown"];
+            503: components["responses"]["WebhookSlowDown"];
+        };
+    };
+    interviewEventCancelledWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The change's message id, equal to the envelope's `id` and `idempotencykey`; the same on every retry and every endpoint. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Unix seconds of this attempt; receivers refuse one too far from their clock (Standard Webhooks suggests 5 minutes). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint's `whsec_` secret. For 24 hours after a rotation the old
+                 *     secret signs too: the signatures are separated by spaces and any one of them verifies.
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/cloudevents+json": components["schemas"]["WebhookEnvelope"] & {
+                    /** @constant */
+                    type?: "interview.event.cancelled.v1";
+                    data?: components["schemas"]["InterviewEventData"];
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["WebhookAccepted"];
+            410: components["responses"]["WebhookGone"];
+            429: components["responses"]["WebhookSlowDown"];
+            503: components["responses"]["WebhookSlowDown"];
+        };
+    };
+    interviewEventStartedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The change's message id, equal to the envelope's `id` and `idempotencykey`; the same on every retry and every endpoint. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Unix seconds of this attempt; receivers refuse one too far from their clock (Standard Webhooks suggests 5 minutes). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint's `whsec_` secret. For 24 hours after a rotation the old
+                 *     secret signs too: the signatures are separated by spaces and any one of them verifies.
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/cloudevents+json": components["schemas"]["WebhookEnvelope"] & {
+                    /** @constant */
+                    type?: "interview.event.started.v1";
+                    data?: components["schemas"]["InterviewEventData"];
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["WebhookAccepted"];
+            410: components["responses"]["WebhookGone"];
+            429: components["responses"]["WebhookSlowDown"];
+            503: components["responses"]["WebhookSlowDown"];
+        };
+    };
+    interviewEventEndedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The change's message id, equal to the envelope's `id` and `idempotencykey`; the same on every retry and every endpoint. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Unix seconds of this attempt; receivers refuse one too far from their clock (Standard Webhooks suggests 5 minutes). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint's `whsec_` secret. For 24 hours after a rotation the old
+                 *     secret signs too: the signatures are separated by spaces and any one of them verifies.
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/cloudevents+json": components["schemas"]["WebhookEnvelope"] & {
+                    /** @constant */
+                    type?: "interview.event.ended.v1";
+                    data?: components["schemas"]["InterviewEventData"];
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["WebhookAccepted"];
+            410: components["responses"]["WebhookGone"];
+            429: components["responses"]["WebhookSlowDown"];
+            503: components["responses"]["WebhookSlowDown"];
+        };
+    };
+    interviewIntervieweeCheckedInWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The change's message id, equal to the envelope's `id` and `idempotencykey`; the same on every retry and every endpoint. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Unix seconds of this attempt; receivers refuse one too far from their clock (Standard Webhooks suggests 5 minutes). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint's `whsec_` secret. For 24 hours after a rotation the old
+                 *     secret signs too: the signatures are separated by spaces and any one of them verifies.
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/cloudevents+json": components["schemas"]["WebhookEnvelope"] & {
+                    /** @constant */
+                    type?: "interview.interviewee.checked_in.v1";
+                    data?: components["schemas"]["InterviewIntervieweeData"];
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["WebhookAccepted"];
+            410: components["responses"]["WebhookGone"];
+            429: components["responses"]["WebhookSlowDown"];
+            503: components["responses"]["WebhookSlowDown"];
+        };
+    };
+    interviewIntervieweeAdmittedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The change's message id, equal to the envelope's `id` and `idempotencykey`; the same on every retry and every endpoint. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Unix seconds of this attempt; receivers refuse one too far from their clock (Standard Webhooks suggests 5 minutes). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint's `whsec_` secret. For 24 hours after a rotation the old
+                 *     secret signs too: the signatures are separated by spaces and any one of them verifies.
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/cloudevents+json": components["schemas"]["WebhookEnvelope"] & {
+                    /** @constant */
+                    type?: "interview.interviewee.admitted.v1";
+                    data?: components["schemas"]["InterviewIntervieweeData"];
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["WebhookAccepted"];
+            410: components["responses"]["WebhookGone"];
+            429: components["responses"]["WebhookSlowDown"];
+            503: components["responses"]["WebhookSlowDown"];
+        };
+    };
+    interviewIntervieweeRequeuedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The change's message id, equal to the envelope's `id` and `idempotencykey`; the same on every retry and every endpoint. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Unix seconds of this attempt; receivers refuse one too far from their clock (Standard Webhooks suggests 5 minutes). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint's `whsec_` secret. For 24 hours after a rotation the old
+                 *     secret signs too: the signatures are separated by spaces and any one of them verifies.
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/cloudevents+json": components["schemas"]["WebhookEnvelope"] & {
+                    /** @constant */
+                    type?: "interview.interviewee.requeued.v1";
+                    data?: components["schemas"]["InterviewIntervieweeData"];
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["WebhookAccepted"];
+            410: components["responses"]["WebhookGone"];
+            429: components["responses"]["WebhookSlowDown"];
+            503: components["responses"]["WebhookSlowDown"];
+        };
+    };
+    interviewIntervieweeInterviewedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The change's message id, equal to the envelope's `id` and `idempotencykey`; the same on every retry and every endpoint. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Unix seconds of this attempt; receivers refuse one too far from their clock (Standard Webhooks suggests 5 minutes). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint's `whsec_` secret. For 24 hours after a rotation the old
+                 *     secret signs too: the signatures are separated by spaces and any one of them verifies.
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/cloudevents+json": components["schemas"]["WebhookEnvelope"] & {
+                    /** @constant */
+                    type?: "interview.interviewee.interviewed.v1";
+                    data?: components["schemas"]["InterviewIntervieweeData"];
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["WebhookAccepted"];
+            410: components["responses"]["WebhookGone"];
+            429: components["responses"]["WebhookSlowDown"];
+            503: components["responses"]["WebhookSlowDown"];
+        };
+    };
+    interviewIntervieweeNotInterviewedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The change's message id, equal to the envelope's `id` and `idempotencykey`; the same on every retry and every endpoint. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Unix seconds of this attempt; receivers refuse one too far from their clock (Standard Webhooks suggests 5 minutes). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint's `whsec_` secret. For 24 hours after a rotation the old
+                 *     secret signs too: the signatures are separated by spaces and any one of them verifies.
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/cloudevents+json": components["schemas"]["WebhookEnvelope"] & {
+                    /** @constant */
+                    type?: "interview.interviewee.not_interviewed.v1";
+                    data?: components["schemas"]["InterviewIntervieweeData"];
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["WebhookAccepted"];
+            410: components["responses"]["WebhookGone"];
+            429: components["responses"]["WebhookSlowDown"];
+            503: components["responses"]["WebhookSlowDown"];
+        };
+    };
+    interviewRecordStartedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The change's message id, equal to the envelope's `id` and `idempotencykey`; the same on every retry and every endpoint. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Unix seconds of this attempt; receivers refuse one too far from their clock (Standard Webhooks suggests 5 minutes). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint's `whsec_` secret. For 24 hours after a rotation the old
+                 *     secret signs too: the signatures are separated by spaces and any one of them verifies.
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/cloudevents+json": components["schemas"]["WebhookEnvelope"] & {
+                    /** @constant */
+                    type?: "interview.record.started.v1";
+                    data?: components["schemas"]["InterviewRecordData"];
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["WebhookAccepted"];
+            410: components["responses"]["WebhookGone"];
+            429: components["responses"]["WebhookSlowDown"];
+            503: components["responses"]["WebhookSlowDown"];
+        };
+    };
+    interviewRecordEndedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The change's message id, equal to the envelope's `id` and `idempotencykey`; the same on every retry and every endpoint. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Unix seconds of this attempt; receivers refuse one too far from their clock (Standard Webhooks suggests 5 minutes). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint's `whsec_` secret. For 24 hours after a rotation the old
+                 *     secret signs too: the signatures are separated by spaces and any one of them verifies.
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/cloudevents+json": components["schemas"]["WebhookEnvelope"] & {
+                    /** @constant */
+                    type?: "interview.record.ended.v1";
+                    data?: components["schemas"]["InterviewRecordData"];
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["WebhookAccepted"];
+            410: components["responses"]["WebhookGone"];
+            429: components["responses"]["WebhookSlowDown"];
+            503: components["responses"]["WebhookSlowDown"];
+        };
+    };
+    interviewDecisionRecordedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The change's message id, equal to the envelope's `id` and `idempotencykey`; the same on every retry and every endpoint. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Unix seconds of this attempt; receivers refuse one too far from their clock (Standard Webhooks suggests 5 minutes). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint's `whsec_` secret. For 24 hours after a rotation the old
+                 *     secret signs too: the signatures are separated by spaces and any one of them verifies.
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/cloudevents+json": components["schemas"]["WebhookEnvelope"] & {
+                    /** @constant */
+                    type?: "interview.decision.recorded.v1";
+                    data?: components["schemas"]["InterviewDecisionData"];
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["WebhookAccepted"];
+            410: components["responses"]["WebhookGone"];
+            429: components["responses"]["WebhookSlowDown"];
+            503: components["responses"]["WebhookSlowDown"];
+        };
+    };
+    interviewRecordingAvailableWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The change's message id, equal to the envelope's `id` and `idempotencykey`; the same on every retry and every endpoint. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Unix seconds of this attempt; receivers refuse one too far from their clock (Standard Webhooks suggests 5 minutes). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint's `whsec_` secret. For 24 hours after a rotation the old
+                 *     secret signs too: the signatures are separated by spaces and any one of them verifies.
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/cloudevents+json": components["schemas"]["WebhookEnvelope"] & {
+                    /** @constant */
+                    type?: "interview.recording.available.v1";
+                    data?: components["schemas"]["InterviewRecordingData"];
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["WebhookAccepted"];
+            410: components["responses"]["WebhookGone"];
+            429: components["responses"]["WebhookSlowDown"];
+            503: components["responses"]["WebhookSlowDown"];
+        };
+    };
+    webhookTestWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The change's message id, equal to the envelope's `id` and `idempotencykey`; the same on every retry and every endpoint. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Unix seconds of this attempt; receivers refuse one too far from their clock (Standard Webhooks suggests 5 minutes). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint's `whsec_` secret. For 24 hours after a rotation the old
+                 *     secret signs too: the signatures are separated by spaces and any one of them verifies.
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/cloudevents+json": components["schemas"]["WebhookEnvelope"] & {
+                    /** @constant */
+                    type?: "webhook.test.v1";
+                    data?: components["schemas"]["WebhookTestData"];
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["WebhookAccepted"];
+            410: components["responses"]["WebhookGone"];
+            429: components["responses"]["WebhookSlowDown"];
+            503: components["responses"]["WebhookSlowDown"];
         };
     };
 }

@@ -82,6 +82,42 @@ export function assertResponseMatches(
   if (media.schema) check(label, `${key} ${mediaType}`, media.schema, body);
 }
 
+/**
+ * Checks a webhook delivery as a receiver got it against openapi.yaml's `webhooks:`: the type is
+ * documented, the three signature headers are present and well-formed, the media type is the
+ * documented one and the envelope matches its type's schema.
+ */
+export function assertWebhookMatches(delivery: { headers: Headers; body: string }): void {
+  const { document } = load();
+  const envelope = parseJson('webhook', delivery.body) as { type?: unknown };
+  const type = String(envelope.type);
+  const label = `webhook ${type}`;
+  const webhooks = ((document as unknown as { webhooks?: JsonObject }).webhooks ?? {}) as Record<
+    string,
+    JsonObject
+  >;
+  const operation = webhooks[type]?.post as JsonObject | undefined;
+  if (!operation) fail(label, 'is not a webhook of openapi.yaml');
+  for (const reference of (operation.parameters ?? []) as unknown[]) {
+    const parameter = resolveRef(document, reference);
+    if (parameter.in === 'header') {
+      checkHeader(
+        label,
+        `webhook ${type} ${String(parameter.name)}`,
+        String(parameter.name),
+        parameter,
+        delivery.headers,
+      );
+    }
+  }
+  const content = (operation.requestBody as JsonObject).content as Record<string, JsonObject>;
+  const mediaType = delivery.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase() ?? '';
+  const media = content[mediaType];
+  if (!media)
+    fail(label, `content type ${mediaType} is not one of ${Object.keys(content).join(', ')}`);
+  check(label, `webhook ${type} body`, media.schema, envelope);
+}
+
 function load(): { document: OpenApiDocument; ajv: Ajv2020 } {
   if (!contract) {
     const document = readOpenApiDocument();
