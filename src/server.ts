@@ -33,6 +33,7 @@ import { composeRecordings } from './recordings/compose.js';
 import { resolveKeyEncryptionSecret } from './security/key-encryption-secret.js';
 import { composeSessions } from './sessions/compose.js';
 import { createSharedDependencies } from './shared-dependencies.js';
+import { StoredWebhookOutbox } from './webhooks/outbox.js';
 
 export interface RunningService {
   server: Server;
@@ -93,13 +94,17 @@ function composeCapabilities(options: StartOptions) {
     mail,
     urls: emailLinkUrls(config.authUrl),
   });
+  // Every committed change of an interview writes its deliveries here, in its own transaction.
+  // TODO(issue 20): take `composeWebhooks(shared).outbox` once the delivery worker lands.
+  const outbox = new StoredWebhookOutbox();
   // Recordings announce themselves in the room, composed below; the hook runs on requests only.
   const recordings = composeRecordings(shared, {
     onRecordingChange: (eventId, change) => room.recordingChanged(eventId, change),
+    outbox,
   });
-  const interviews = composeInterviews(shared, { accounts, recordings });
+  const interviews = composeInterviews(shared, { accounts, recordings, outbox });
   const lobby = composeLobby(shared, { interviews, sessions, recordings });
-  const room = composeRoom(shared, { interviews, lobby, recordings, bus });
+  const room = composeRoom(shared, { interviews, lobby, recordings, bus, outbox });
   const partnerConsole = composeConsole(shared, {
     accounts,
     sessions,

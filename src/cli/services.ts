@@ -8,6 +8,7 @@ import type { RecordedDeployment } from '../deployment/deployment-settings.js';
 import { composeGrants, composeOAuth } from '../oauth/compose.js';
 import { composeRecordings } from '../recordings/compose.js';
 import { composeRoomSweep } from '../room/compose.js';
+import { StoredWebhookOutbox } from '../webhooks/outbox.js';
 import type { SigningKeys } from '../oauth/signing-keys/signing-keys.js';
 import type { SandboxTokens } from '../oauth/tokens/sandbox-tokens.js';
 import { composeSessions } from '../sessions/compose.js';
@@ -55,11 +56,14 @@ export function createCliServices(
     grants,
     deployment: options.deployment,
   });
+  // A sweep from cron ends events and abandoned interviews: their webhooks are written with them.
+  const outbox = new StoredWebhookOutbox();
   const interviews = composeInterviews(shared, {
     accounts,
     recordings: composeRecordings(shared),
+    outbox,
   });
-  const roomSweep = composeRoomSweep(shared);
+  const roomSweep = composeRoomSweep(shared, { outbox });
   return {
     accounts: accounts.accounts,
     apps: accounts.apps,

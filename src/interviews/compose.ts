@@ -20,6 +20,7 @@ import {
 import { createInterviewLoaders, type InterviewLoaders } from './loaders.js';
 import { InterviewReadStore } from './read-store.js';
 import type { Recordings } from '../recordings/compose.js';
+import type { WebhookOutbox } from '../webhooks/outbox.js';
 
 /** The Interview API's rules, the lifecycle behind the lobby pages, and the sweeper. */
 export interface Interviews {
@@ -43,14 +44,24 @@ export interface Interviews {
 
 export function composeInterviews(
   shared: SharedDependencies,
-  deps: { accounts: Accounts; recordings: Pick<Recordings, 'links' | 'retention'> },
+  deps: {
+    accounts: Accounts;
+    recordings: Pick<Recordings, 'links' | 'retention'>;
+    /** Where every committed change of an interview is told, in its transaction (DESIGN §8). */
+    outbox: WebhookOutbox;
+  },
 ): Interviews {
   const { db, clock, config } = shared;
   const lobbyTokenBox = shared.boxes.lobbyTokens;
   const archiveAfterMs = archiveDelayMs(config.archiveAfterDays);
   const lifecycleStore = new LifecycleStore(db);
   const reads = new InterviewReadStore(db);
-  const sweeper = new InterviewSweeper(lifecycleStore, archiveAfterMs, deps.recordings.retention);
+  const sweeper = new InterviewSweeper(
+    lifecycleStore,
+    archiveAfterMs,
+    deps.recordings.retention,
+    deps.outbox,
+  );
   const changes = new EventChanges();
   return {
     changes,
@@ -61,6 +72,7 @@ export function composeInterviews(
       clock,
       archiveAfterMs,
       changes,
+      deps.outbox,
     ),
     finder: new EventFinder(new EventSearchStore(db), new EventCursors(shared.serverSecret)),
     lifecycle: new InterviewLifecycleService(
@@ -70,6 +82,7 @@ export function composeInterviews(
       clock,
       archiveAfterMs,
       changes,
+      deps.outbox,
     ),
     createLoaders: () =>
       createInterviewLoaders(reads, lobbyTokenBox, config.publicUrl, (recordIds) =>

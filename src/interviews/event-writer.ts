@@ -6,12 +6,15 @@ import type {
 } from '../../generated/graphql.js';
 import type { AccountStore } from '../accounts/account-store.js';
 import { EventChanges } from './event-changes.js';
+import { InterviewNotices } from './interview-notices.js';
 import type { Clock } from '../clock.js';
 import { isForeignKeyViolation, isUniqueViolation } from '../db/errors.js';
 import type { EventRow, IntervieweeRow, InterviewerRow } from '../db/rows.js';
 import type { EventStatus } from './vocabulary.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import type { SecretBox } from '../security/secret-box.js';
+import type { InterviewEventChange } from '../webhooks/event-types.js';
+import { NO_WEBHOOKS, type WebhookOutbox } from '../webhooks/outbox.js';
 import type { EventWriteStore } from './event-write-store.js';
 import { settleEvent } from './lifecycle/settle.js';
 import { eventTransition } from './lifecycle/state-machines.js';
@@ -71,6 +74,8 @@ export class EventWriter {
     /** ARCHIVE_AFTER_DAYS, in milliseconds (see archiveDelayMs). */
     private readonly archiveAfterMs: number,
     private readonly changes: EventChanges = new EventChanges(),
+    /** Hears of every committed change, in its transaction (DESIGN §8). */
+    private readonly outbox: WebhookOutbox = NO_WEBHOOKS,
   ) {}
 
   async create(
@@ -149,7 +154,7 @@ export class EventWriter {
     }));
 
     try {
-      await this.events.inTransaction(async (store) => {
+      await this.events.inTransaction(async (store, tx) => {
         await store.insertEvent(event);
         await store.insertInterviewers(interviewers);
         await store.insertLobbyTokens([
@@ -157,6 +162,7 @@ export class EventWriter {
           mintLobbyToken(this.lobbyTokenBox, 'interviewer', event.id, null, now),
         ]);
         if (interviewee) await this.addInterviewee(store, event.id, interviewee, now);
+        await new InterviewNotices(event, event.status, now).created().recordIn(this.outbox, tx);
       });
     } catch (error) {
       // The app, account or employer the event hangs from was deleted after the token was
@@ -179,8 +185,10 @@ export class EventWriter {
     const id = (reschedule ?? addInterviewers ?? addInterviewee ?? setTitle ?? setTimezone)!.id;
     if (!isPossibleEventId(id)) throw eventNotFound(id);
     const now = this.clock.now();
-    const updated = await this.events.inTransaction(async (store) => {
-      const status = await this.changeableEvent(store, employerId, id, now);
+    const updated = await this.events.inTransaction(async (store, tx) => {
+      const { row, status } = await this.changeableEvent(store, employerId, id, now);
+      // What changed, if anything did: setting the values the event already has is no news.
+      let change: InterviewEventChange | null = null;
       if (reschedule) {
         if (status !== 'SCHEDULED') {
           throw new ValidationError(
@@ -189,14 +197,15 @@ export class EventWriter {
           );
         }
         checkSchedule(reschedule.startTime, reschedule.endTime, 'input.reschedule');
-        await store.updateEvent(id, {
+        const times: Partial<EventRow> = {
           start_at: reschedule.startTime.epochMs,
           start_offset_minutes: reschedule.startTime.offsetMinutes,
           end_at: reschedule.endTime.epochMs,
           end_offset_minutes: reschedule.endTime.offsetMinutes,
           ...(reschedule.timezone != null && { timezone: reschedule.timezone }),
-          updated_at: now,
-        });
+        };
+        await store.updateEvent(id, { ...times, updated_at: now });
+        if (differs(row, times)) change = 'rescheduled';
       } else if (addInterviewers) {
         const { emails, lastPosition } = await store.invitations(id);
         // The creator, always first, does not count towards the limit.
@@ -219,6 +228,7 @@ export class EventWriter {
           })),
         );
         await store.updateEvent(id, { updated_at: now });
+        if (invited.length) change = 'interviewers_added';
       } else if (addInterviewee) {
         const fields = intervieweeFields(
           addInterviewee.interviewee,
@@ -227,13 +237,17 @@ export class EventWriter {
         if (await store.hasInterviewee(id)) throw alreadyHasInterviewee();
         await this.addInterviewee(store, id, fields, now);
         await store.updateEvent(id, { updated_at: now });
+        change = 'interviewee_added';
       } else if (setTitle) {
-        await store.updateEvent(id, {
-          title: requiredText(setTitle.title, 'input.setTitle.title', TITLE_MAX),
-          updated_at: now,
-        });
+        const title = requiredText(setTitle.title, 'input.setTitle.title', TITLE_MAX);
+        await store.updateEvent(id, { title, updated_at: now });
+        if (title !== row.title) change = 'title';
       } else if (setTimezone) {
         await store.updateEvent(id, { timezone: setTimezone.timezone, updated_at: now });
+        if (setTimezone.timezone !== row.timezone) change = 'timezone';
+      }
+      if (change) {
+        await new InterviewNotices(row, status, now).updated(change).recordIn(this.outbox, tx);
       }
       return store.findEvent(id);
     });
@@ -247,7 +261,7 @@ export class EventWriter {
    */
   async cancel(employerId: string, id: string): Promise<EventRow> {
     if (!isPossibleEventId(id)) throw eventNotFound(id);
-    const cancelled = await this.events.inTransaction(async (store) => {
+    const cancelled = await this.events.inTransaction(async (store, tx) => {
       const event = await store.findEventForUpdate(employerId, id);
       if (!event) throw eventNotFound(id);
       const now = this.clock.now();
@@ -260,26 +274,30 @@ export class EventWriter {
       await store.updateEvent(id, { status: 'CANCELLED', cancelled_at: now, updated_at: now });
       await store.cancelInterviewees(id, now);
       await store.closeOpenRecords(id, now);
+      // The interviewee and an open record end with the event: its one notice says so.
+      await new InterviewNotices(event, status, now)
+        .eventMoved(cancelling.next)
+        .recordIn(this.outbox, tx);
       return store.findEvent(id);
     });
     this.changes.changed(id);
     return cancelled;
   }
 
-  /** The event's status settled at `now`, after checking that it may still be changed. */
+  /** The locked event and its status settled at `now`, once it is known it may still change. */
   private async changeableEvent(
     store: EventWriteStore,
     employerId: string,
     id: string,
     now: number,
-  ): Promise<EventStatus> {
-    const event = await store.findEventForUpdate(employerId, id);
-    if (!event) throw eventNotFound(id);
-    const status = this.settledStatus(event, now);
+  ): Promise<{ row: EventRow; status: EventStatus }> {
+    const row = await store.findEventForUpdate(employerId, id);
+    if (!row) throw eventNotFound(id);
+    const status = this.settledStatus(row, now);
     if (FROZEN.has(status)) {
       throw new ValidationError(`an event that is ${status} cannot be changed`, 'id');
     }
-    return status;
+    return { row, status };
   }
 
   private settledStatus(event: EventRow, now: number): EventStatus {
@@ -340,6 +358,11 @@ function intervieweeFields(
     job_title: jobTitle,
     job_location: jobLocation,
   };
+}
+
+/** True when `patch` sets a column of `row` to another value. */
+function differs(row: EventRow, patch: Partial<EventRow>): boolean {
+  return Object.entries(patch).some(([column, value]) => row[column as keyof EventRow] !== value);
 }
 
 /** Another employer's event is reported exactly like one that does not exist. */

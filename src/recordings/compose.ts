@@ -3,6 +3,7 @@ import { LifecycleStore } from '../interviews/lifecycle/lifecycle-store.js';
 import { archiveDelayMs } from '../interviews/lifecycle/settle.js';
 import { LobbyPages } from '../lobby/lobby-pages.js';
 import type { SharedDependencies } from '../shared-dependencies.js';
+import { NO_WEBHOOKS, type WebhookOutbox } from '../webhooks/outbox.js';
 import { RecordingChunkStore } from './recording-chunk-store.js';
 import { RecordingFiles } from './recording-files.js';
 import { RecordingLinks } from './recording-links.js';
@@ -25,7 +26,11 @@ export interface Recordings {
 
 export function composeRecordings(
   shared: SharedDependencies,
-  options: { onRecordingChange?: RecordingChangeHook } = {},
+  options: {
+    onRecordingChange?: RecordingChangeHook;
+    /** Where a recording that becomes available is told; none by default (the CLI reads only). */
+    outbox?: WebhookOutbox;
+  } = {},
 ): Recordings {
   const { db, config } = shared;
   const store = new RecordingStore(db);
@@ -42,6 +47,7 @@ export function composeRecordings(
     archiveAfterMs: archiveDelayMs(config.archiveAfterDays),
     limits: config.recordings,
     onRecordingChange: options.onRecordingChange ?? (() => {}),
+    outbox: options.outbox ?? NO_WEBHOOKS,
     logger: shared.logger,
   });
   const pages = new LobbyPages();

@@ -6,6 +6,8 @@ import type { EpochMs, RecordingRow } from '../db/rows.js';
 import type { LifecycleStore } from '../interviews/lifecycle/lifecycle-store.js';
 import { settleEvent, settleInterviewee } from '../interviews/lifecycle/settle.js';
 import { eventTransition } from '../interviews/lifecycle/state-machines.js';
+import { InterviewNotices } from '../interviews/interview-notices.js';
+import type { WebhookOutbox } from '../webhooks/outbox.js';
 import { sha256Hex } from '../security/random.js';
 import type { SecretBox } from '../security/secret-box.js';
 import { ChunkAppends } from './chunk-appends.js';
@@ -53,6 +55,8 @@ export interface RecordingServiceDependencies {
   archiveAfterMs: number;
   limits: RecordingLimits;
   onRecordingChange: RecordingChangeHook;
+  /** Hears of a recording that becomes available, in the transaction that stops it. */
+  outbox: WebhookOutbox;
   logger: Logger;
 }
 
@@ -114,7 +118,11 @@ export class RecordingService {
       const active = await store.activeOf(eventId);
       if (active?.record_id === record.id) throw alreadyRecording(active.id);
       // The browser that recorded an interview now over never stopped: its recording ends here.
-      if (active) await store.stop(active.id, now);
+      if (active) {
+        const notices = new InterviewNotices(event, settled.status, now);
+        await this.stopIn(store, active, notices);
+        await notices.recordIn(this.deps.outbox, tx);
+      }
       try {
         await store.insert({
           id,
@@ -193,9 +201,39 @@ export class RecordingService {
   }
 
   private async stopRow(row: RecordingRow): Promise<void> {
-    const now = this.deps.clock.now();
-    const changed = await this.deps.recordings.inTransaction((store) => store.stop(row.id, now));
+    const { recordings, lifecycle, clock, archiveAfterMs, outbox } = this.deps;
+    const changed = await recordings.inTransaction(async (store, tx) => {
+      const event = await lifecycle.on(tx).findEvent(row.event_id);
+      if (!event) return false;
+      const now = clock.now();
+      const notices = new InterviewNotices(
+        event,
+        settleEvent(event, now, archiveAfterMs).status,
+        now,
+      );
+      const stopped = await this.stopIn(store, row, notices);
+      await notices.recordIn(outbox, tx);
+      return stopped;
+    });
     if (changed) this.tell(row.event_id, row.id, false);
+  }
+
+  /**
+   * Stops a recording in the caller's transaction; true when this call stopped it. One with
+   * content is then available at its record's `recordingUrl`, which `notices` hears of.
+   */
+  private async stopIn(
+    store: RecordingStore,
+    row: RecordingRow,
+    notices: InterviewNotices,
+  ): Promise<boolean> {
+    if (!(await store.stop(row.id, notices.now))) return false;
+    // Read again: chunks may have been acknowledged since `row` was read, none after the stop.
+    const stopped = await store.find(row.event_id, row.id);
+    if (stopped && stopped.bytes > 0 && stopped.deleted_at === null) {
+      notices.recordingAvailable(stopped.record_id);
+    }
+    return true;
   }
 
   private tell(eventId: string, recordingId: string, active: boolean): void {

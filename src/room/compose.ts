@@ -6,6 +6,7 @@ import type { Lobby } from '../lobby/compose.js';
 import type { Recordings } from '../recordings/compose.js';
 import type { RealtimeBus } from '../realtime/compose.js';
 import type { SharedDependencies } from '../shared-dependencies.js';
+import type { WebhookOutbox } from '../webhooks/outbox.js';
 import { LiveConnections } from './live-connections.js';
 import { RoomService } from './room-service.js';
 import { RoomStore } from './room-store.js';
@@ -24,10 +25,17 @@ export interface Room {
 
 export function composeRoom(
   shared: SharedDependencies,
-  deps: { interviews: Interviews; lobby: Lobby; recordings: Recordings; bus: RealtimeBus },
+  deps: {
+    interviews: Interviews;
+    lobby: Lobby;
+    recordings: Recordings;
+    bus: RealtimeBus;
+    /** Where the room's changes (the event starting, records starting and ending) are told. */
+    outbox: WebhookOutbox;
+  },
 ): Room {
   const { config, clock, logger } = shared;
-  const service = roomService(shared);
+  const service = roomService(shared, deps.outbox);
   const { bus } = deps;
   const live = new LiveConnections({
     lifecycle: deps.interviews.lifecycle,
@@ -75,16 +83,24 @@ export function composeRoom(
  * connections and ends abandoned interviews. Open pages see the end at their next refresh.
  * Returns the ids of the events whose interview it ended.
  */
-export function composeRoomSweep(shared: SharedDependencies): () => Promise<string[]> {
-  const service = roomService(shared);
+export function composeRoomSweep(
+  shared: SharedDependencies,
+  deps: { outbox: WebhookOutbox },
+): () => Promise<string[]> {
+  const service = roomService(shared, deps.outbox);
   return () => service.sweep(shared.clock.now());
 }
 
-function roomService(shared: SharedDependencies): RoomService {
+function roomService(shared: SharedDependencies, outbox: WebhookOutbox): RoomService {
   const { config } = shared;
-  return new RoomService(new RoomStore(shared.db), shared.clock, {
-    maxVideoParticipants: config.room.maxVideoParticipants,
-    emptyGraceMs: config.room.emptyGraceMs,
-    archiveAfterMs: archiveDelayMs(config.archiveAfterDays),
-  });
+  return new RoomService(
+    new RoomStore(shared.db),
+    shared.clock,
+    {
+      maxVideoParticipants: config.room.maxVideoParticipants,
+      emptyGraceMs: config.room.emptyGraceMs,
+      archiveAfterMs: archiveDelayMs(config.archiveAfterDays),
+    },
+    outbox,
+  );
 }

@@ -6,6 +6,8 @@ import {
 } from '../interviews/lifecycle/interview-lifecycle.js';
 import { settleEvent } from '../interviews/lifecycle/settle.js';
 import { eventTransition, intervieweeTransition } from '../interviews/lifecycle/state-machines.js';
+import { InterviewNotices } from '../interviews/interview-notices.js';
+import { NO_WEBHOOKS, type WebhookOutbox } from '../webhooks/outbox.js';
 import type { RoomStore } from './room-store.js';
 
 /** Who a connection belongs to, as its capability link and identity cookie say. */
@@ -57,6 +59,8 @@ export class RoomService {
     private readonly store: RoomStore,
     private readonly clock: Clock,
     private readonly rules: RoomRules,
+    /** Hears of the event starting and of records starting and ending, in their transaction. */
+    private readonly outbox: WebhookOutbox = NO_WEBHOOKS,
   ) {}
 
   /** The people of an event who may be in its room, for names in the participant list. */
@@ -95,18 +99,20 @@ export class RoomService {
     connectionId: string,
     offersVideo: boolean,
   ): Promise<RoomEntry> {
-    return this.store.inTransaction(async (store) => {
+    return this.store.inTransaction(async (store, tx) => {
       const row = await store.lockEvent(eventId);
       if (!row) throw new TransitionRefused('There is no such interview event.');
       const now = this.clock.now();
       const status = settleEvent(row, now, this.rules.archiveAfterMs).status;
       const joining = eventTransition(status, 'join');
       if (!joining.allowed) throw new TransitionRefused(joining.refusal);
+      const notices = new InterviewNotices(row, status, now);
       if (joining.next !== row.status) {
         await store.moveEvent(eventId, new Map([[row.status, joining.next]]), {
           started_at: now,
           updated_at: now,
         });
+        notices.eventMoved(joining.next);
       }
       const interviewee = await store.intervieweeOf(eventId);
       if (participant.role === 'interviewer') {
@@ -141,10 +147,14 @@ export class RoomService {
         const roles = new Set([...present.map((c) => c.role), participant.role]);
         const together = roles.has('interviewer') && roles.has('interviewee');
         const patch: { start_at?: EpochMs; room_emptied_at?: null } = {};
-        if (together && record.start_at === null) patch.start_at = now;
+        if (together && record.start_at === null) {
+          patch.start_at = now;
+          notices.recordStarted(record.id, interviewee.id);
+        }
         if (record.room_emptied_at != null) patch.room_emptied_at = null;
         if (Object.keys(patch).length) await store.updateRecord(record.id, patch);
       }
+      await notices.recordIn(this.outbox, tx);
       return {
         video,
         videoRefusal:
@@ -207,7 +217,7 @@ export class RoomService {
 
   /** Ends one abandoned interview if it still is: open, started, and nobody came back. */
   private endAbandoned(eventId: string, recordId: string, now: EpochMs): Promise<boolean> {
-    return this.store.inTransaction(async (store) => {
+    return this.store.inTransaction(async (store, tx) => {
       const row = await store.lockEvent(eventId);
       const status = row && settleEvent(row, now, this.rules.archiveAfterMs).status;
       if (!status || !eventTransition(status, 'end').allowed) return false;
@@ -225,6 +235,10 @@ export class RoomService {
         updated_at: now,
       });
       await store.updateRecord(record.id, { end_at: emptiedAt });
+      await new InterviewNotices(row, status, now)
+        .intervieweeMoved(interviewee.id, interviewee.status, finishing.next)
+        .recordEnded(record.id, interviewee.id)
+        .recordIn(this.outbox, tx);
       return true;
     });
   }

@@ -41,13 +41,6 @@ export class RoomStore extends LifecycleStore {
       .limit(limit);
   }
 
-  openRecordOf(intervieweeId: string): Promise<InterviewRecordRow | undefined> {
-    return this.db<InterviewRecordRow>('interview_records')
-      .where({ interviewee_id: intervieweeId })
-      .whereNull('end_at')
-      .first();
-  }
-
   async updateRecord(
     id: string,
     patch: Partial<Pick<InterviewRecordRow, 'start_at' | 'end_at' | 'room_emptied_at'>>,

@@ -4,6 +4,7 @@ import type { Database } from '../../src/db/database.js';
 import type { EventRow } from '../../src/db/rows.js';
 import { composeInterviews, type Interviews } from '../../src/interviews/compose.js';
 import { composeRecordings } from '../../src/recordings/compose.js';
+import { NO_WEBHOOKS } from '../../src/webhooks/outbox.js';
 import { planCount } from '../../src/interviews/event-count.js';
 import type { EventFilters, InstantRange } from '../../src/interviews/event-filter.js';
 import { EventSearchStore } from '../../src/interviews/event-search-store.js';
@@ -132,6 +133,7 @@ describeEachDialect('kept event counts', (database) => {
       interviews = composeInterviews(shared, {
         accounts: testAccounts(db, clock),
         recordings: composeRecordings(shared),
+        outbox: NO_WEBHOOKS,
       });
     });
 

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { composeInterviews } from '../../src/interviews/compose.js';
 import { composeRecordings } from '../../src/recordings/compose.js';
+import { NO_WEBHOOKS } from '../../src/webhooks/outbox.js';
 import { testAccounts, testSharedDependencies } from '../support/compose.js';
 import { describeEachDialect } from '../support/databases.js';
 import { insertTenant } from '../support/interview-fixtures.js';
@@ -27,7 +28,11 @@ describeEachDialect('recordings: the change hook', (database) => {
         throw new Error('a failing hook undoes nothing');
       },
     });
-    const { lifecycle } = composeInterviews(shared, { accounts: testAccounts(db), recordings });
+    const { lifecycle } = composeInterviews(shared, {
+      accounts: testAccounts(db),
+      recordings,
+      outbox: NO_WEBHOOKS,
+    });
     const event = await insertOpenEvent(db, await insertTenant(db, 'hook'));
     const interviewee = await db('interviewees').where({ event_id: event.eventId }).first();
     const [lee] = await db('interviewers').where({ event_id: event.eventId }).orderBy('position');

@@ -22,6 +22,8 @@ import {
 } from './interview-lifecycle.js';
 import { endEvent } from './event-ending.js';
 import { EventChanges } from '../event-changes.js';
+import { InterviewNotices } from '../interview-notices.js';
+import { NO_WEBHOOKS, type WebhookOutbox } from '../../webhooks/outbox.js';
 import type { LifecycleStore } from './lifecycle-store.js';
 import { lobbyView } from './lobby-view.js';
 import { settleEvent, type SettledEvent } from './settle.js';
@@ -37,12 +39,16 @@ const NOTE_MAX = 5000;
 /** Tokens are 43 characters; anything much longer is not worth hashing. */
 const TOKEN_MAX = 200;
 
-/** An event as one transaction sees it: locked, and settled at the transaction's instant. */
+/**
+ * An event as one transaction sees it: locked, and settled at the transaction's instant; what
+ * the transaction tells `notices` reaches the webhook outbox before it commits.
+ */
 interface LockedEvent {
   row: EventRow;
   settled: SettledEvent;
   now: EpochMs;
   store: LifecycleStore;
+  notices: InterviewNotices;
 }
 
 /**
@@ -59,6 +65,8 @@ export class InterviewLifecycleService implements InterviewLifecycle {
     /** ARCHIVE_AFTER_DAYS, in milliseconds (see archiveDelayMs). */
     private readonly archiveAfterMs: number,
     private readonly changes: EventChanges = new EventChanges(),
+    /** Hears of every committed change, in its transaction (DESIGN §8). */
+    private readonly outbox: WebhookOutbox = NO_WEBHOOKS,
   ) {}
 
   async access(role: LobbyRole, token: string): Promise<LobbyAccess | null> {
@@ -93,7 +101,7 @@ export class InterviewLifecycleService implements InterviewLifecycle {
   }
 
   async checkIn(eventId: string, intervieweeId: string): Promise<void> {
-    await this.withLockedEvent(eventId, async ({ row, settled, now, store }) => {
+    await this.withLockedEvent(eventId, async ({ row, settled, now, store, notices }) => {
       const interviewee = await store.intervieweeOf(eventId);
       if (!interviewee || interviewee.id !== intervieweeId) throw intervieweeNotFound();
       const eventNext = allowedOrRefuse(eventTransition(settled.status, 'join'));
@@ -105,6 +113,7 @@ export class InterviewLifecycleService implements InterviewLifecycle {
             updated_at: now,
           }),
         );
+        notices.eventMoved(eventNext);
       }
       if (next !== interviewee.status) {
         await changed(
@@ -113,6 +122,7 @@ export class InterviewLifecycleService implements InterviewLifecycle {
             updated_at: now,
           }),
         );
+        notices.intervieweeMoved(interviewee.id, interviewee.status, next);
       }
     });
   }
@@ -130,7 +140,7 @@ export class InterviewLifecycleService implements InterviewLifecycle {
       eventId,
       interviewerId,
       'admit',
-      async (store, interviewee, now) => {
+      async ({ store, now }, interviewee) => {
         // Under the event lock, so two interviewers admitting at once cannot both pass the cap.
         const refusal = admissionRefusal(await store.recordCountOf(interviewee.id));
         if (refusal) throw new TransitionRefused(refusal);
@@ -156,15 +166,11 @@ export class InterviewLifecycleService implements InterviewLifecycle {
   }
 
   async sendBack(eventId: string, interviewerId: string): Promise<void> {
-    await this.actOnInterviewee(eventId, interviewerId, 'sendBack', (store, interviewee, now) =>
-      closeOpenRecord(store, interviewee, now),
-    );
+    await this.actOnInterviewee(eventId, interviewerId, 'sendBack', closeOpenRecord);
   }
 
   async endInterview(eventId: string, interviewerId: string): Promise<void> {
-    await this.actOnInterviewee(eventId, interviewerId, 'finish', (store, interviewee, now) =>
-      closeOpenRecord(store, interviewee, now),
-    );
+    await this.actOnInterviewee(eventId, interviewerId, 'finish', closeOpenRecord);
   }
 
   async recordDecision(
@@ -181,12 +187,18 @@ export class InterviewLifecycleService implements InterviewLifecycle {
       );
     }
     const noteText = optionalText(note, 'note', NOTE_MAX, 'multi');
-    await this.withLockedEvent(eventId, async ({ settled, now, store }) => {
+    await this.withLockedEvent(eventId, async ({ settled, now, store, notices }) => {
       await invitedInterviewer(store, eventId, interviewerId);
       const refusal = decisionRefusal(settled.status);
       if (refusal) throw new TransitionRefused(refusal);
       if (!(await store.record(eventId, recordId))) {
         throw new NotFoundError('There is no such interview record in this event.', 'recordId');
+      }
+      const [before] = (await store.outcomesOf([recordId])).filter(
+        (outcome) => outcome.interviewer_id === interviewerId,
+      );
+      if (before?.decision !== decision || before.note_text !== noteText) {
+        notices.decisionRecorded(recordId, interviewerId, decision);
       }
       await store.saveOutcome({
         id: randomUUID(),
@@ -201,11 +213,11 @@ export class InterviewLifecycleService implements InterviewLifecycle {
   }
 
   async endEvent(eventId: string, interviewerId: string): Promise<void> {
-    await this.withLockedEvent(eventId, async ({ row, settled, now, store }) => {
+    await this.withLockedEvent(eventId, async ({ row, settled, now, store, notices }) => {
       await invitedInterviewer(store, eventId, interviewerId);
       allowedOrRefuse(eventTransition(settled.status, 'end'));
       // A refusal above covers an event the clock has already ended, so the row is still open.
-      await changed(endEvent(store, row.id, now, now));
+      await changed(endEvent(store, row.id, now, now, notices));
     });
   }
 
@@ -217,9 +229,10 @@ export class InterviewLifecycleService implements InterviewLifecycle {
     eventId: string,
     interviewerId: string,
     action: Extract<IntervieweeAction, 'admit' | 'sendBack' | 'finish'>,
-    work: (store: LifecycleStore, interviewee: IntervieweeRow, now: EpochMs) => Promise<void>,
+    work: (event: LockedEvent, interviewee: IntervieweeRow) => Promise<void>,
   ): Promise<void> {
-    await this.withLockedEvent(eventId, async ({ settled, now, store }) => {
+    await this.withLockedEvent(eventId, async (event) => {
+      const { settled, now, store, notices } = event;
       await invitedInterviewer(store, eventId, interviewerId);
       allowedOrRefuse(eventTransition(settled.status, 'join'));
       const interviewee = await store.intervieweeOf(eventId);
@@ -230,20 +243,28 @@ export class InterviewLifecycleService implements InterviewLifecycle {
           updated_at: now,
         }),
       );
-      await work(store, interviewee, now);
+      notices.intervieweeMoved(interviewee.id, interviewee.status, next);
+      await work(event, interviewee);
     });
   }
 
-  /** One transaction on the locked event; the pages watching it are told once it commits. */
+  /**
+   * One transaction on the locked event, whose notices go to the outbox in it; the pages watching
+   * the event are told once it commits.
+   */
   private async withLockedEvent<T>(
     eventId: string,
     work: (event: LockedEvent) => Promise<T>,
   ): Promise<T> {
-    const result = await this.store.inTransaction(async (store) => {
+    const result = await this.store.inTransaction(async (store, tx) => {
       const row = await store.lockEvent(eventId);
       if (!row) throw eventNotFound();
       const now = this.clock.now();
-      return work({ row, settled: settleEvent(row, now, this.archiveAfterMs), now, store });
+      const settled = settleEvent(row, now, this.archiveAfterMs);
+      const notices = new InterviewNotices(row, settled.status, now);
+      const done = await work({ row, settled, now, store, notices });
+      await notices.recordIn(this.outbox, tx);
+      return done;
     });
     this.changes.changed(eventId);
     return result;
@@ -268,13 +289,14 @@ async function changed(update: Promise<boolean>): Promise<void> {
 }
 
 async function closeOpenRecord(
-  store: LifecycleStore,
+  { store, now, notices }: LockedEvent,
   interviewee: IntervieweeRow,
-  now: EpochMs,
 ): Promise<void> {
-  if ((await store.closeOpenRecordOf(interviewee.id, now)) !== 1) {
+  const open = await store.openRecordOf(interviewee.id);
+  if (!open || (await store.closeOpenRecordOf(interviewee.id, now)) !== 1) {
     throw new Error(`interviewee ${interviewee.id} was INTERVIEWING without an open record`);
   }
+  notices.recordEnded(open.id, interviewee.id);
 }
 
 async function invitedInterviewer(

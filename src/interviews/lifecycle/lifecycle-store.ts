@@ -120,30 +120,22 @@ export class LifecycleStore extends Store {
     return (await this.applyMoves(this.db('interviewees').where({ id }), moves, patch)) === 1;
   }
 
-  /** Moves every interviewee of an event whose status is one of `moves`' sources. */
-  async moveIntervieweesOf(
-    eventId: string,
-    moves: StatusMoves<IntervieweeStatus>,
-    patch: Partial<IntervieweeRow>,
-  ): Promise<number> {
-    return this.applyMoves(this.db('interviewees').where({ event_id: eventId }), moves, patch);
-  }
-
   /** Fails with a unique violation when the interviewee already has an open record. */
   async openRecord(row: InterviewRecordRow): Promise<void> {
     await this.db('interview_records').insert(row);
   }
 
+  /** The interviewee's record that has not ended (at most one, by a partial unique index). */
+  openRecordOf(intervieweeId: string): Promise<InterviewRecordRow | undefined> {
+    return this.db<InterviewRecordRow>('interview_records')
+      .where({ interviewee_id: intervieweeId })
+      .whereNull('end_at')
+      .first();
+  }
+
   async closeOpenRecordOf(intervieweeId: string, endAt: EpochMs): Promise<number> {
     return this.db('interview_records')
       .where({ interviewee_id: intervieweeId })
-      .whereNull('end_at')
-      .update({ end_at: endAt });
-  }
-
-  async closeOpenRecordsOfEvent(eventId: string, endAt: EpochMs): Promise<number> {
-    return this.db('interview_records')
-      .where({ event_id: eventId })
       .whereNull('end_at')
       .update({ end_at: endAt });
   }
@@ -161,13 +153,15 @@ export class LifecycleStore extends Store {
     statuses: readonly EventStatus[],
     dueBy: EpochMs,
     limit: number,
-  ): Promise<Array<Pick<EventRow, 'id' | 'end_at'>>> {
+  ): Promise<
+    Array<Pick<EventRow, 'id' | 'end_at' | 'status' | 'employer_id' | 'created_by_app_id'>>
+  > {
     return this.db<EventRow>('interview_events')
       .whereIn('status', statuses)
       .where('end_at', '<=', dueBy)
       .orderBy([{ column: 'end_at' }, { column: 'id' }])
       .limit(limit)
-      .select('id', 'end_at');
+      .select('id', 'end_at', 'status', 'employer_id', 'created_by_app_id');
   }
 
   /** Events in one of `statuses` that ended at or before `endedBy`, earliest first. */

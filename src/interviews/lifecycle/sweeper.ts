@@ -1,6 +1,8 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../../clock.js';
 import type { EpochMs } from '../../db/rows.js';
+import { NO_WEBHOOKS, type WebhookOutbox } from '../../webhooks/outbox.js';
+import { InterviewNotices } from '../interview-notices.js';
 import { endEvent } from './event-ending.js';
 import type { LifecycleStore } from './lifecycle-store.js';
 import { eventChanges } from './state-machines.js';
@@ -37,6 +39,8 @@ export class InterviewSweeper {
     /** ARCHIVE_AFTER_DAYS, in milliseconds (see archiveDelayMs). */
     private readonly archiveAfterMs: number,
     private readonly recordingRetention?: RecordingRetentionStep,
+    /** Hears of every event the sweep ends, in its transaction (DESIGN §8). */
+    private readonly outbox: WebhookOutbox = NO_WEBHOOKS,
   ) {}
 
   async sweep(now: EpochMs): Promise<SweepCounts> {
@@ -54,9 +58,13 @@ export class InterviewSweeper {
     return inBatches(
       () => this.store.eventsEndingBy(open, now, BATCH_SIZE),
       (event) =>
-        this.store.inTransaction((store) =>
-          endEvent(store, event.id, event.end_at, now, { column: 'end_at', by: now }),
-        ),
+        this.store.inTransaction(async (store, tx) => {
+          const notices = new InterviewNotices(event, event.status, now);
+          const due = { column: 'end_at', by: now } as const;
+          const ended = await endEvent(store, event.id, event.end_at, now, notices, due);
+          await notices.recordIn(this.outbox, tx);
+          return ended;
+        }),
     );
   }
 
