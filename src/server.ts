@@ -33,6 +33,7 @@ import { composeRecordings } from './recordings/compose.js';
 import { resolveKeyEncryptionSecret } from './security/key-encryption-secret.js';
 import { composeSessions } from './sessions/compose.js';
 import { createSharedDependencies } from './shared-dependencies.js';
+import { composeWebhookManagement } from './webhooks/management-compose.js';
 
 export interface RunningService {
   server: Server;
@@ -100,12 +101,14 @@ function composeCapabilities(options: StartOptions) {
   const interviews = composeInterviews(shared, { accounts, recordings });
   const lobby = composeLobby(shared, { interviews, sessions, recordings });
   const room = composeRoom(shared, { interviews, lobby, recordings, bus });
+  const webhookManagement = composeWebhookManagement(shared, { accounts });
   const partnerConsole = composeConsole(shared, {
     accounts,
     sessions,
     oauth,
     accountEmails,
     mail,
+    webhooks: webhookManagement,
   });
   const graphql = composeGraphQL(shared, {
     interviews,
