@@ -308,7 +308,8 @@ export class WebhookEndpointService {
     page: { first: number; after?: string | null; status?: WebhookDeliveryRow['status'] },
   ): Promise<DeliveryPage> {
     await this.existing(appId, endpointId);
-    if (!Number.isInteger(page.first) || page.first < 1 || page.first > 100) {
+    const { first: count } = page;
+    if (!Number.isInteger(count) || count < 1 || count > 100) {
       throw new ValidationError('first must be a whole number from 1 to 100', 'first');
     }
     return this.deliveryLog.list(appId, endpointId, page);
