@@ -276,6 +276,8 @@ const webhookVariables = {
   /** How long both the old and the new secret sign after a rotation. */
   WEBHOOK_SECRET_OVERLAP_HOURS: nonNegativeInt.max(24 * 30).default(24),
   WEBHOOK_ENDPOINTS_PER_APP: positiveInt.max(1000).default(20),
+  /** Employers one endpoint's filter may name (the filter is matched on every change). */
+  WEBHOOK_EMPLOYERS_PER_ENDPOINT: positiveInt.max(1000).default(50),
   /** Days delivered and failed deliveries (and their attempts) are kept. */
   WEBHOOK_RETENTION_DAYS: positiveInt.max(3650).default(30),
   /** Requests one process has in flight to endpoints at once, and to any one endpoint. */
@@ -483,6 +485,7 @@ export interface WebhookSettings {
   retryAfterMaxMs: number;
   secretOverlapMs: number;
   endpointsPerApp: number;
+  employersPerEndpoint: number;
   retentionMs: number;
   concurrency: number;
   concurrencyPerEndpoint: number;
@@ -598,6 +601,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryAfterMaxMs: e.WEBHOOK_RETRY_AFTER_MAX_SECONDS * 1000,
       secretOverlapMs: e.WEBHOOK_SECRET_OVERLAP_HOURS * 3_600_000,
       endpointsPerApp: e.WEBHOOK_ENDPOINTS_PER_APP,
+      employersPerEndpoint: e.WEBHOOK_EMPLOYERS_PER_ENDPOINT,
       retentionMs: e.WEBHOOK_RETENTION_DAYS * 86_400_000,
       concurrency: e.WEBHOOK_CONCURRENCY,
       concurrencyPerEndpoint: e.WEBHOOK_CONCURRENCY_PER_ENDPOINT,

@@ -34,6 +34,7 @@ import { resolveKeyEncryptionSecret } from './security/key-encryption-secret.js'
 import { composeSessions } from './sessions/compose.js';
 import { createSharedDependencies } from './shared-dependencies.js';
 import { StoredWebhookOutbox } from './webhooks/outbox.js';
+import { composeWebhookManagement } from './webhooks/management-compose.js';
 
 export interface RunningService {
   server: Server;
@@ -105,12 +106,14 @@ function composeCapabilities(options: StartOptions) {
   const interviews = composeInterviews(shared, { accounts, recordings, outbox });
   const lobby = composeLobby(shared, { interviews, sessions, recordings });
   const room = composeRoom(shared, { interviews, lobby, recordings, bus, outbox });
+  const webhookManagement = composeWebhookManagement(shared, { accounts, outbox });
   const partnerConsole = composeConsole(shared, {
     accounts,
     sessions,
     oauth,
     accountEmails,
     mail,
+    webhooks: webhookManagement,
   });
   const graphql = composeGraphQL(shared, {
     interviews,

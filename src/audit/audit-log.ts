@@ -32,7 +32,17 @@ export type AuditEventType =
   | 'password_reset.rate_limited'
   | 'password_reset.completed'
   /** Someone signed up with an address that has an account; its owner was mailed (or not). */
-  | 'sign_up.existing_address';
+  | 'sign_up.existing_address'
+  /** Webhook endpoint management (src/webhooks/endpoint-service.ts); never the secret itself. */
+  | 'webhook.endpoint_created'
+  | 'webhook.endpoint_updated'
+  | 'webhook.endpoint_enabled'
+  | 'webhook.endpoint_disabled'
+  | 'webhook.endpoint_deleted'
+  | 'webhook.secret_rotated'
+  | 'webhook.test_sent'
+  | 'webhook.delivery_resent'
+  | 'webhook.deliveries_recovered';
 
 export interface AuditEntry {
   type: AuditEventType;

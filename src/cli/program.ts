@@ -9,6 +9,7 @@ import { contextFields, describeContext, type CliContext } from './context.js';
 import type { CliIo } from './output.js';
 import { printResult } from './output.js';
 import type { CliServices } from './services.js';
+import { addWebhookCommands } from './webhook-commands.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -226,6 +227,8 @@ export function buildProgram(io: CliIo, resolveServices: () => Promise<CliServic
       // The token endpoint's answer either way, so scripts read it the same with or without --json.
       print(issued, () => [JSON.stringify(issued, null, 2)]);
     });
+
+  addWebhookCommands(program, services, print);
 
   const interviews = program.command('interviews').description('virtual interview events');
   interviews

@@ -12,7 +12,10 @@ import { StoredWebhookOutbox } from '../webhooks/outbox.js';
 import type { SigningKeys } from '../oauth/signing-keys/signing-keys.js';
 import type { SandboxTokens } from '../oauth/tokens/sandbox-tokens.js';
 import { composeSessions } from '../sessions/compose.js';
+import { NotFoundError } from '../errors.js';
 import type { SharedDependencies } from '../shared-dependencies.js';
+import type { WebhookEndpointService } from '../webhooks/endpoint-service.js';
+import { composeWebhookManagement } from '../webhooks/management-compose.js';
 import type { CliContext } from './context.js';
 import type { ServiceUrls } from './demo.js';
 
@@ -31,6 +34,12 @@ export interface CliServices {
    * interviews ended (`abandonedEnded`, events whose empty room outlasted the grace period).
    */
   sweepInterviews(): Promise<SweepCounts & { sweptAt: number; abandonedEnded: number }>;
+  /** `webhook ...`: any app's endpoints, found by its client id. */
+  webhooks: {
+    endpoints: WebhookEndpointService;
+    /** The app's id; NotFoundError when no app has this client id. */
+    appIdOf(clientId: string): Promise<string>;
+  };
   /** Which database and issuer this run uses (`npm run cli` says so; tests composing it need not). */
   context?: CliContext;
 }
@@ -64,6 +73,7 @@ export function createCliServices(
     outbox,
   });
   const roomSweep = composeRoomSweep(shared, { outbox });
+  const webhooks = composeWebhookManagement(shared, { accounts, outbox });
   return {
     accounts: accounts.accounts,
     apps: accounts.apps,
@@ -75,6 +85,14 @@ export function createCliServices(
       const counts = await interviews.sweepNow();
       const abandoned = await roomSweep();
       return { ...counts, abandonedEnded: abandoned.length };
+    },
+    webhooks: {
+      endpoints: webhooks.endpoints,
+      appIdOf: async (clientId) => {
+        const app = await accounts.stores.apps.findByClientId(clientId);
+        if (!app) throw new NotFoundError(`no app with client id ${clientId}`, 'app');
+        return app.id;
+      },
     },
     context: options.context,
   };

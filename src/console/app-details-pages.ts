@@ -58,6 +58,15 @@ const EVENT_WORDS: Record<string, string> = {
   'app.secret_rotated': 'Client secret rotated',
   'app.secret_revealed': 'Client secret revealed on the console',
   'app.deleted': 'App deleted',
+  'webhook.endpoint_created': 'Webhook endpoint added',
+  'webhook.endpoint_updated': 'Webhook endpoint changed',
+  'webhook.endpoint_enabled': 'Webhook endpoint enabled',
+  'webhook.endpoint_disabled': 'Webhook endpoint disabled',
+  'webhook.endpoint_deleted': 'Webhook endpoint deleted',
+  'webhook.secret_rotated': 'Webhook signing secret rotated',
+  'webhook.test_sent': 'Webhook test event sent',
+  'webhook.delivery_resent': 'Webhook delivery resent',
+  'webhook.deliveries_recovered': 'Failed webhook deliveries recovered',
 };
 
 /** The only details the Activity tab shows, in this order; none of them can hold a secret. */
@@ -76,6 +85,14 @@ const SHOWN_DETAILS: Record<string, string> = {
   homepage_url: 'Homepage',
   privacy_policy_url: 'Privacy policy',
   logo_url: 'Logo',
+  url: 'Endpoint',
+  endpoint_id: 'Endpoint id',
+  event_types: 'Event types',
+  employer_ids: 'Employers',
+  previous_secret_until: 'Previous secret signs until',
+  delivery_id: 'Delivery',
+  since: 'Failed since',
+  recovered: 'Deliveries recovered',
 };
 
 const ACTIVITY_LIMIT = 50;

@@ -1,7 +1,7 @@
 import type { GrantChoice } from '../oauth/grants/registry.js';
 import { appPaths } from './paths.js';
 
-export type AppTab = 'overview' | 'credentials' | 'redirect-urls' | 'activity';
+export type AppTab = 'overview' | 'credentials' | 'redirect-urls' | 'webhooks' | 'activity';
 
 /** The tab bar shown on every page of an app, the current tab marked. */
 export function appTabs(clientId: string, current: AppTab | null) {
@@ -10,6 +10,7 @@ export function appTabs(clientId: string, current: AppTab | null) {
     ['overview', 'Overview', paths.overview],
     ['credentials', 'Credentials', paths.credentials],
     ['redirect-urls', 'Redirect URLs', paths.redirectUrls],
+    ['webhooks', 'Webhooks', paths.webhooks],
     ['activity', 'Activity', paths.activity],
   ];
   return tabs.map(([id, label, href]) => ({ label, href, current: id === current }));

@@ -5,6 +5,7 @@ import type { MailCapability } from '../mail/compose.js';
 import type { OAuth } from '../oauth/compose.js';
 import { isHttps, type Sessions } from '../sessions/compose.js';
 import { createRateLimiter, type SharedDependencies } from '../shared-dependencies.js';
+import type { WebhookManagement } from '../webhooks/management-compose.js';
 import { ConsoleNotices } from './notices.js';
 import { consoleRouter } from './router.js';
 import { SecretFlash } from './secret-flash.js';
@@ -23,12 +24,14 @@ export function composeConsole(
     oauth: OAuth;
     accountEmails: AccountEmails;
     mail: MailCapability;
+    webhooks: WebhookManagement;
   },
 ): Console {
   const { config } = shared;
   const { accounts, sessions, oauth, accountEmails } = deps;
   const dependencies = {
     config,
+    clock: shared.clock,
     accounts: accounts.accounts,
     apps: accounts.apps,
     sessions: sessions.sessions,
@@ -49,6 +52,7 @@ export function composeConsole(
     forgetVerifiedTokens: () => oauth.verifier.forgetAll(),
     grantChoices: oauth.grants.choices(),
     explorerTokens: oauth.explorerTokens,
+    webhooks: deps.webhooks.endpoints,
   };
   return { router: () => consoleRouter(dependencies) };
 }

@@ -4,6 +4,7 @@ import type { EmailVerification } from '../account-emails/email-verification.js'
 import type { PasswordReset } from '../account-emails/password-reset.js';
 import type { SignUp } from '../account-emails/sign-up.js';
 import type { OutboxEntry } from '../mail/outbox-mailer.js';
+import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { GrantChoice } from '../oauth/grants/registry.js';
 import type { ExplorerTokens } from '../oauth/tokens/explorer-tokens.js';
@@ -11,12 +12,14 @@ import type { RateLimiter } from '../security/rate-limiter.js';
 import type { CsrfTokens } from '../sessions/csrf.js';
 import type { BrowserSessions } from '../sessions/sessions.js';
 import type { SignIn } from '../sessions/sign-in.js';
+import type { WebhookEndpointService } from '../webhooks/endpoint-service.js';
 import type { ConsoleNotices } from './notices.js';
 import type { SecretFlash } from './secret-flash.js';
 
 /** What the console is given by its compose module: finished services, never the database. */
 export interface ConsoleDependencies {
   config: Config;
+  clock: Clock;
   accounts: AccountService;
   apps: AppService;
   /** The browser sessions the authorization pages share. */
@@ -49,4 +52,6 @@ export interface ConsoleDependencies {
   grantChoices: readonly GrantChoice[];
   /** Issues the API explorer's short-lived employer tokens. */
   explorerTokens: ExplorerTokens;
+  /** The Webhooks tab's endpoints and deliveries (src/webhooks/management-compose.ts). */
+  webhooks: WebhookEndpointService;
 }

@@ -16,6 +16,16 @@ export const NOTICES = {
   'redirect-url-removed': 'Redirect URL removed.',
   'employer-created': 'Employer created. You are its admin.',
   'member-added': 'Member added.',
+  'webhook-created': 'Endpoint added. Copy its signing secret now: it is shown only once.',
+  'webhook-updated': 'Endpoint saved.',
+  'webhook-rotated':
+    'Signing secret rotated. Until the time shown, deliveries are signed with both the new and the previous secret.',
+  'webhook-test-sent': 'Test event queued. It appears in the delivery log below.',
+  'webhook-enabled': 'Endpoint enabled. New events are delivered to it again.',
+  'webhook-disabled': 'Endpoint disabled. Nothing is delivered to it until you enable it.',
+  'webhook-deleted': 'Endpoint deleted, with its delivery log.',
+  'webhook-resent': 'Delivery queued to be sent again, with the same webhook-id.',
+  'webhook-recovered': 'Failed deliveries queued to be sent again.',
 } as const;
 
 export type Notice = keyof typeof NOTICES;

@@ -49,6 +49,16 @@ export const CONSOLE_PATHS = {
     removeRedirectUrl: `${APP}/redirect-urls/:position/remove`,
     activity: `${APP}/activity`,
     delete: `${APP}/delete`,
+    webhooks: `${APP}/webhooks`,
+    webhook: `${APP}/webhooks/:endpointId`,
+    webhookRotate: `${APP}/webhooks/:endpointId/rotate`,
+    webhookTest: `${APP}/webhooks/:endpointId/test`,
+    webhookEnable: `${APP}/webhooks/:endpointId/enable`,
+    webhookDisable: `${APP}/webhooks/:endpointId/disable`,
+    webhookDelete: `${APP}/webhooks/:endpointId/delete`,
+    webhookRecover: `${APP}/webhooks/:endpointId/recover`,
+    webhookDelivery: `${APP}/webhooks/:endpointId/deliveries/:deliveryId`,
+    webhookResend: `${APP}/webhooks/:endpointId/deliveries/:deliveryId/resend`,
   },
   employers: {
     list: EMPLOYERS,
@@ -86,6 +96,24 @@ export function appPaths(clientId: string) {
     removeRedirectUrl: (position: number) => `${base}/redirect-urls/${position}/remove`,
     activity: `${base}/activity`,
     delete: `${base}/delete`,
+    webhooks: `${base}/webhooks`,
+    webhook: (endpointId: string) =>
+      webhookPaths(`${base}/webhooks/${encodeURIComponent(endpointId)}`),
+  };
+}
+
+/** The addresses of one webhook endpoint's page and forms, under its app's. */
+function webhookPaths(detail: string) {
+  return {
+    detail,
+    rotate: `${detail}/rotate`,
+    test: `${detail}/test`,
+    enable: `${detail}/enable`,
+    disable: `${detail}/disable`,
+    delete: `${detail}/delete`,
+    recover: `${detail}/recover`,
+    delivery: (deliveryId: number) => `${detail}/deliveries/${deliveryId}`,
+    resend: (deliveryId: number) => `${detail}/deliveries/${deliveryId}/resend`,
   };
 }
 

@@ -12,6 +12,7 @@ import { explorerRouter } from './explorer-routes.js';
 import { consoleErrorPages } from './html-errors.js';
 import { ConsolePages } from './pages.js';
 import { CONSOLE_PREFIX } from './paths.js';
+import { webhookRouter } from './webhook-routes.js';
 
 /**
  * The partner console under /console, one router per section: account (sign-up, sign-in and
@@ -33,6 +34,7 @@ export function consoleRouter(deps: ConsoleDependencies): Router {
   router.use(appRegistrationRouter(deps, guards, pages));
   router.use(appCredentialsRouter(deps, guards, pages));
   router.use(appDetailsRouter(deps, guards));
+  router.use(webhookRouter(deps, guards));
   router.use(employersRouter(deps, guards, pages));
   router.use(explorerRouter(deps, guards));
 

@@ -121,11 +121,12 @@ describeEachDialect('console app details', (database) => {
       name: 'Sched <script>',
       description: 'Books <i>interviews</i>',
     });
-    const tabs = ['Overview', 'Credentials', 'Redirect URLs', 'Activity'];
+    const tabs = ['Overview', 'Credentials', 'Redirect URLs', 'Webhooks', 'Activity'];
     for (const [path, current] of [
       [base, 'Overview'],
       [`${base}/credentials`, 'Credentials'],
       [`${base}/redirect-urls`, 'Redirect URLs'],
+      [`${base}/webhooks`, 'Webhooks'],
       [`${base}/activity`, 'Activity'],
     ] as const) {
       const page = await browser.get(path);
