@@ -3,7 +3,8 @@ import type { SharedDependencies } from '../shared-dependencies.js';
 import type { DeliveryLog } from './delivery-log.js';
 import { DeliveryLogStore } from './delivery-log-store.js';
 import { WebhookEndpointService, type TargetedOutbox } from './endpoint-service.js';
-import { shapeOnlyUrlCheck, type EndpointUrlCheck } from './endpoint-url-check.js';
+import type { EndpointUrlCheck } from './endpoint-url-check.js';
+import { checkEndpointUrl } from './ssrf/endpoint-url.js';
 import { ManagedEndpointStore } from './managed-endpoint-store.js';
 import { StoredWebhookOutbox } from './outbox.js';
 
@@ -14,8 +15,8 @@ export interface WebhookManagement {
 
 /**
  * The endpoint management of composeWebhooks: by default the outbox that writes a test event,
- * the stand-in delivery log and the URL shape check; composeWebhooks hands in the delivery
- * worker's DeliveryLog and the SSRF guard's registration check.
+ * the stand-in delivery log and the SSRF guard's registration check (src/webhooks/ssrf);
+ * composeWebhooks hands in the delivery worker's DeliveryLog.
  */
 export function composeWebhookManagement(
   shared: SharedDependencies,
@@ -40,7 +41,12 @@ export function composeWebhookManagement(
       employersPerEndpoint: settings.employersPerEndpoint,
       secretOverlapMs: settings.secretOverlapMs,
     },
-    deps.checkUrl ?? shapeOnlyUrlCheck({ requireHttps: !settings.allowPrivateNetworks }),
+    deps.checkUrl ??
+      ((raw) =>
+        checkEndpointUrl(raw, {
+          allowPrivateNetworks: settings.allowPrivateNetworks,
+          requireHttps: !settings.allowPrivateNetworks,
+        })),
     async (ids) => {
       const found = await Promise.all(ids.map((id) => employers.findEmployerById(id)));
       return new Set(found.flatMap((employer) => (employer ? [employer.id] : [])));
