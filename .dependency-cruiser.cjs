@@ -2,7 +2,8 @@
  * Dependency rules of src/ (DESIGN §7), checked by `npm run lint:deps` in CI:
  * no import cycles, and the HTTP layer (routers, route and page modules) never reaches the
  * database: it is handed finished services. Only the data layer (src/db, stores, migrations)
- * imports knex.
+ * imports knex. The GraphQL gateway imports no API module, and API modules reach it only through
+ * its contract (src/graphql/api.ts).
  */
 module.exports = {
   forbidden: [
@@ -31,6 +32,28 @@ module.exports = {
       },
       // Type-only imports (`import type { Knex }`) build no SQL.
       to: { path: '^node_modules/knex/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'the-gateway-knows-no-api',
+      severity: 'error',
+      comment:
+        'src/graphql serves whatever APIs src/apis.ts registers (DESIGN §9): it imports its own ' +
+        'infrastructure only, never an API module (src/interviews, the next APIs) or another capability.',
+      from: { path: '^src/graphql/' },
+      to: {
+        path: '^src/',
+        pathNot:
+          '^src/(graphql|http|oauth|observability|validation)/|^src/(config|errors|shared-dependencies)\\.ts$',
+      },
+    },
+    {
+      name: 'apis-reach-the-gateway-through-its-contract',
+      severity: 'error',
+      comment:
+        'An API module imports from src/graphql only its public contract, src/graphql/api.ts; ' +
+        'the composition root (src/server.ts, src/apis.ts) composes the gateway.',
+      from: { path: '^src/', pathNot: '^src/(graphql/|server\\.ts$|apis\\.ts$)' },
+      to: { path: '^src/graphql/', pathNot: '^src/graphql/api\\.ts$' },
     },
   ],
   options: {

@@ -1,6 +1,6 @@
 /**
- * The GraphQL operations the benchmark sends, written against schema.graphql (checked by
- * test/bench/operations.test.ts). Variables keep the query text fixed, so the gateway's document
+ * The GraphQL operations the benchmark sends, written against the merged schema (schema/*.graphql;
+ * checked by test/bench/operations.test.ts). Variables keep the query text fixed, so the gateway's document
  * cache sees one document per operation, as it would from a real partner app.
  */
 

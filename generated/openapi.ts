@@ -311,7 +311,7 @@ export interface paths {
         /**
          * Run a GraphQL query or mutation
          * @description The GraphQL gateway. Only the HTTP envelope is described here; the types, queries and
-         *     mutations are defined in `schema.graphql`.
+         *     mutations of every API behind it are in the schema served at `GET /schema.graphql`.
          *
          *     A missing, invalid or expired bearer token is rejected before anything runs (`401`, with
          *     `data: null` and an `UNAUTHENTICATED` error). After that, failures come back as `200` with an
@@ -326,6 +326,31 @@ export interface paths {
          *     answered `503` with `TEMPORARILY_UNAVAILABLE` and `Retry-After`.
          */
         post: operations["executeGraphQL"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/schema.graphql": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download the GraphQL schema
+         * @description The SDL of every API behind the GraphQL gateway, merged into one document with every type,
+         *     field, argument and enum value and its description: what `POST /graphql` accepts, ready for
+         *     code generators and editors. Public, like introspection's answer would be to any caller.
+         *
+         *     It changes only when the service is upgraded: it may be cached for 5 minutes and then
+         *     revalidated with `If-None-Match`, answered `304` while it is unchanged.
+         */
+        get: operations["getGraphQLSchema"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1468,6 +1493,8 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /** @description Identifies this version of the document; send it back in `If-None-Match` to revalidate. */
+        ETag: string;
         /**
          * @description Correlation id of the request. It also appears in the server log and, on token responses, as
          *     `convid`; quote it when reporting a problem.
@@ -1887,6 +1914,40 @@ export interface operations {
                     "application/json": components["schemas"]["GraphQLResponse"];
                 };
             };
+        };
+    };
+    getGraphQLSchema: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The schema in GraphQL SDL. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    /** @description How long the schema may be reused before it is revalidated. */
+                    "Cache-Control"?: "public, max-age=300";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description The schema has not changed since the version whose `ETag` was sent in `If-None-Match`. */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            500: components["responses"]["InternalError"];
         };
     };
     interviewEventCreatedWebhook: {

@@ -36,9 +36,10 @@ export interface GraphQLLimits {
 }
 
 export const DEFAULT_GRAPHQL_LIMITS: Readonly<GraphQLLimits> = {
-  // The deepest path through schema.graphql that visits no type twice: findVirtualInterviewEvents,
-  // edges, node, intervieweesConnection, edges, node, interviewRecordsConnection, edges, node,
-  // interviewOutcomesConnection, edges, node, interviewer, id.
+  // The deepest path through the schema (schema/*.graphql) that visits no type twice:
+  // findVirtualInterviewEvents, edges, node, intervieweesConnection, edges, node,
+  // interviewRecordsConnection, edges, node, interviewOutcomesConnection, edges, node,
+  // interviewer, id.
   maxDepth: 14,
   maxAliases: 30,
   maxTokens: 2000,

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { Logger } from 'pino';
 import { composeAccountEmails } from './account-emails/compose.js';
 import { composeAccounts } from './accounts/compose.js';
+import { graphqlApis } from './apis.js';
 import { createRequestListener } from './app.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
@@ -116,7 +117,7 @@ function composeCapabilities(options: StartOptions) {
     webhooks: webhookManagement,
   });
   const graphql = composeGraphQL(shared, {
-    interviews,
+    apis: graphqlApis({ interviews }),
     authenticate: options.authenticate ?? ((token) => oauth.verifier.authenticate(token)),
   });
   const closeMail = async () => {

@@ -1,5 +1,5 @@
 // The saved examples of the API explorer: one tab per Interview API operation, written against
-// schema.graphql (test/console/explorer-examples.test.ts validates each one). Ids in the
+// the schema (test/console/explorer-examples.test.ts validates each one). Ids in the
 // variables are placeholders: paste the id that createVirtualInterviewEvent returned.
 
 const PLACEHOLDER_ID = 'paste-an-event-id-here';

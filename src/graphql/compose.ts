@@ -1,14 +1,12 @@
-import type { Router } from 'express';
+import { Router } from 'express';
 import type { PostEndpoint } from '../http/endpoint.js';
-import type { Interviews } from '../interviews/compose.js';
-import type { InterviewContext, InterviewServices } from '../interviews/context.js';
-import { interviewResolvers } from '../interviews/resolvers/index.js';
 import type { SharedDependencies } from '../shared-dependencies.js';
-import type { ContextFactory } from './context.js';
+import type { GraphQLApi } from './api.js';
+import { composeApis } from './api-registry.js';
 import { graphqlGateway, type BearerAuthenticator } from './gateway.js';
-import { buildSchema } from './schema.js';
+import { schemaDownloadRouter } from './schema-download.js';
 
-/** The GraphQL gateway at /graphql on API_URL, serving the Interview API. */
+/** The GraphQL gateway at /graphql on API_URL, and its merged SDL at /schema.graphql. */
 export interface GraphQL {
   router(): Router;
   /** POST /graphql, also mounted by router(), for the fast listener. */
@@ -18,30 +16,24 @@ export interface GraphQL {
 export function composeGraphQL(
   shared: SharedDependencies,
   deps: {
-    interviews: Interviews;
+    /** The APIs behind the gateway (src/apis.ts). */
+    apis: readonly GraphQLApi[];
     /** Verifies bearer tokens: the authorization server's verifier, or a test's stand-in. */
     authenticate: BearerAuthenticator;
   },
 ): GraphQL {
   const { config, logger } = shared;
-  const { interviews, authenticate } = deps;
-  const services: InterviewServices = {
-    writer: interviews.writer,
-    finder: interviews.finder,
-  };
-  const createContext: ContextFactory<InterviewContext> = (request) => ({
-    ...request,
-    loaders: interviews.createLoaders(),
-    interviews: services,
-    settle: interviews.settleNow(),
-  });
+  const { schema, listItems, createContext } = composeApis(deps.apis);
   const gateway = graphqlGateway({
-    schema: buildSchema(interviewResolvers),
-    authenticate,
+    schema,
+    authenticate: deps.authenticate,
     createContext,
+    listItems,
     limits: config.graphql,
     bodyLimitBytes: config.bodyLimitBytes,
     logger,
   });
-  return { router: () => gateway.router, endpoint: gateway.endpoint };
+  const router = Router();
+  router.use(gateway.router, schemaDownloadRouter(schema));
+  return { router: () => router, endpoint: gateway.endpoint };
 }

@@ -45,6 +45,7 @@ import {
 } from './errors.js';
 import { AnswerBudget, countAnswers } from './limits/answer-size.js';
 import { CostLimit } from './limits/cost-limit.js';
+import type { ListItemsByField } from './limits/cost-model.js';
 
 /**
  * Resolves a bearer token to its principal; else why it is refused (the verifier says), or null
@@ -61,6 +62,8 @@ export interface GatewayOptions<Context extends GatewayContext> {
   logger: Logger;
   /** Abuse limits and document cache size. */
   limits: GraphQLLimits;
+  /** How many items the APIs' lists hold, for the cost limit (limits/cost-model.ts). */
+  listItems: ListItemsByField;
 }
 
 const BEARER = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i;
@@ -92,7 +95,7 @@ export function graphqlGateway<Context extends GatewayContext>(
   const { limits } = options;
   const schema = countAnswers(options.schema, (context) => (context as GatewayContext).answer);
   const documents = new DocumentCache(schema, limits);
-  const costs = new CostLimit(schema, limits.maxCost);
+  const costs = new CostLimit(schema, limits.maxCost, options.listItems);
   const formatError = countingGraphQLErrors(formatGraphQLError);
   const answerLimits = { maxNodes: limits.maxResponseNodes, maxBytes: limits.maxResponseBytes };
 

@@ -7,7 +7,7 @@ export const MAX_EVENT_IDS = 100;
 /**
  * The most items each nested connection's list can hold, by the Interview API's rules. A page
  * never holds more, whatever is stored (src/interviews/nested-page.ts), and the gateway's cost
- * model counts exactly these (src/graphql/limits/cost-model.ts).
+ * model counts exactly these (list-items.ts).
  */
 export const NESTED_LIST_BOUNDS = {
   // 49 invited interviewers at most, plus the creator who is added automatically.

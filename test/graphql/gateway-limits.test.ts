@@ -4,10 +4,9 @@ import { getIntrospectionQuery, getOperationAST, parse } from 'graphql';
 import { ConfigError, DEFAULT_GRAPHQL_LIMITS, loadConfig } from '../../src/config.js';
 import { DocumentCache, documentCacheStats } from '../../src/graphql/document.js';
 import { operationCost } from '../../src/graphql/limits/cost-limit.js';
-import { buildSchema } from '../../src/graphql/schema.js';
-import { interviewResolvers } from '../../src/interviews/resolvers/index.js';
 import type { Principal } from '../../src/oauth/principal.js';
 import { createTestDatabase } from '../support/databases.js';
+import { gatewayApis } from '../support/gateway-schema.js';
 import { insertEventGraph, insertTenant, type EventGraph } from '../support/interview-fixtures.js';
 import { startTestService } from '../support/service.js';
 import { ManualClock } from '../../src/clock.js';
@@ -416,7 +415,7 @@ describe('GraphQL limit settings', () => {
     );
   });
 
-  const schema = buildSchema(interviewResolvers);
+  const { schema, listItems } = gatewayApis;
 
   it('are what the document cache enforces', () => {
     const cache = new DocumentCache(schema, {
@@ -464,7 +463,7 @@ describe('GraphQL limit settings', () => {
   it('price lists by `first`, by the number of ids and by the bounds of nested connections', () => {
     const cost = (query: string, variables: Record<string, unknown> = {}) => {
       const document = parse(query);
-      return operationCost(schema, document, getOperationAST(document)!, variables);
+      return operationCost(schema, document, getOperationAST(document)!, variables, listItems);
     };
     const byIds =
       'query($ids: [ID!]!) { virtualInterviewEvents(input: { ids: $ids }) { events { id } } }';

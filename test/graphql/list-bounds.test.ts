@@ -7,15 +7,13 @@ import {
   type GraphQLFieldResolver,
   type GraphQLResolveInfo,
 } from 'graphql';
-import { LIST_ITEMS_BY_FIELD } from '../../src/graphql/limits/cost-model.js';
-import { buildSchema } from '../../src/graphql/schema.js';
 import { EventCursors } from '../../src/interviews/event-cursor.js';
 import { EventFinder } from '../../src/interviews/event-finder.js';
 import type { EventSearchStore } from '../../src/interviews/event-search-store.js';
 import { MAX_EVENT_IDS, NESTED_LIST_BOUNDS } from '../../src/interviews/list-bounds.js';
-import { interviewResolvers } from '../../src/interviews/resolvers/index.js';
 import { MAX_ADMISSIONS_PER_INTERVIEWEE } from '../../src/interviews/rules/admissions.js';
 import { MAX_INVITED_INTERVIEWERS } from '../../src/interviews/rules/interviewers.js';
+import { gatewayApis } from '../support/gateway-schema.js';
 
 /**
  * Every list an answer can hold has a true bound: the cost model sizes it (never the
@@ -24,7 +22,7 @@ import { MAX_INVITED_INTERVIEWERS } from '../../src/interviews/rules/interviewer
  * domain cap written into the schema's descriptions.
  */
 
-const schema = buildSchema(interviewResolvers);
+const { schema, listItems: LIST_ITEMS_BY_FIELD } = gatewayApis;
 const EMPLOYER = 'employer-1';
 
 /** `Type.field` of every list of objects an answer can hold (introspection left out). */

@@ -23,7 +23,7 @@ const schema = wireCheckingSchema();
 const rootField = (root: 'Query' | 'Mutation', name: string): GraphQLField<unknown, unknown> => {
   const type = root === 'Query' ? schema.getQueryType() : schema.getMutationType();
   const field = type?.getFields()[name];
-  if (!field) throw new Error(`${root}.${name} is not in schema.graphql`);
+  if (!field) throw new Error(`${root}.${name} is not in the schema (schema/*.graphql)`);
   return field;
 };
 

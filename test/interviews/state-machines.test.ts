@@ -113,7 +113,7 @@ function refusedCells(table: Record<string, Record<string, string>>): number {
 }
 
 describe('interview state machines', () => {
-  it('cover exactly the statuses of schema.graphql and the actions of DESIGN §5', () => {
+  it('cover exactly the statuses of schema/interview.graphql and the actions of DESIGN §5', () => {
     assert.deepEqual(
       [...EVENT_STATUSES].sort(),
       ['ARCHIVED', 'CANCELLED', 'ENDED', 'SCHEDULED', 'STARTED'].sort(),

@@ -41,7 +41,7 @@ export function wireCheckingSchema(): GraphQLSchema {
   return checkingSchema;
 }
 
-/** Asserts that `data`, the response to `query`, conforms to schema.graphql. */
+/** Asserts that `data`, the response to `query`, conforms to the merged SDL (schema/*.graphql). */
 export async function assertConformsToSchema(
   query: string,
   variables: object,
@@ -56,7 +56,7 @@ export async function assertConformsToSchema(
   assert.equal(
     result.errors,
     undefined,
-    `response breaks schema.graphql: ${JSON.stringify(result.errors)}`,
+    `response breaks the schema: ${JSON.stringify(result.errors)}`,
   );
   // graphql-js builds its result from null-prototype objects; compare plain JSON.
   assert.deepEqual(JSON.parse(JSON.stringify(result.data)), data);

@@ -17,7 +17,7 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
-import { LIST_ITEMS_BY_FIELD, UNSIZED_LIST_ITEMS } from './cost-model.js';
+import { UNSIZED_LIST_ITEMS, type ListItemsByField } from './cost-model.js';
 import { isIntrospectionEntry, memoizePerFragment, operationLabel } from './document-walk.js';
 
 /**
@@ -32,8 +32,9 @@ export function costLimitError(
   operation: OperationDefinitionNode,
   variableValues: Record<string, unknown>,
   maxCost: number,
+  listItems: ListItemsByField,
 ): GraphQLError | undefined {
-  const cost = operationCost(schema, document, operation, variableValues);
+  const cost = operationCost(schema, document, operation, variableValues, listItems);
   if (cost <= maxCost) return undefined;
   return new GraphQLError(
     `${operationLabel(operation)} may return up to ${cost} objects; the limit is ${maxCost}. ` +
@@ -53,6 +54,7 @@ export class CostLimit {
   constructor(
     private readonly schema: GraphQLSchema,
     private readonly maxCost: number,
+    private readonly listItems: ListItemsByField,
   ) {}
 
   error(
@@ -60,13 +62,13 @@ export class CostLimit {
     operation: OperationDefinitionNode,
     variableValues: Record<string, unknown>,
   ): GraphQLError | undefined {
-    const { schema, maxCost } = this;
+    const { schema, maxCost, listItems } = this;
     if (operation.variableDefinitions?.length) {
-      return costLimitError(schema, document, operation, variableValues, maxCost);
+      return costLimitError(schema, document, operation, variableValues, maxCost, listItems);
     }
     let known = this.fixed.get(operation);
     if (!known) {
-      known = { error: costLimitError(schema, document, operation, {}, maxCost) };
+      known = { error: costLimitError(schema, document, operation, {}, maxCost, listItems) };
       this.fixed.set(operation, known);
     }
     return known.error;
@@ -79,6 +81,7 @@ export function operationCost(
   document: DocumentNode,
   operation: OperationDefinitionNode,
   variableValues: Record<string, unknown>,
+  listItemsByField: ListItemsByField,
 ): number {
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const definition of document.definitions) {
@@ -128,7 +131,7 @@ export function operationCost(
     const type = field && getNamedType(field.type);
     if (!field || !isCompositeType(type)) return 0;
     const items = isListType(getNullableType(field.type)) ? (listItems ?? UNSIZED_LIST_ITEMS) : 1;
-    const listItemsOf = LIST_ITEMS_BY_FIELD.get(`${parentType.name}.${field.name}`);
+    const listItemsOf = listItemsByField.get(`${parentType.name}.${field.name}`);
     const childListItems = listItemsOf?.(argumentsOf(field, node));
     return items * (1 + selectionCost(node.selectionSet, type, childListItems));
   }

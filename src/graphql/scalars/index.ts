@@ -7,12 +7,12 @@ import { timeZoneScalar } from './time-zone.js';
 import { webUrlScalar } from './web-url.js';
 
 type BuiltInScalarName = 'ID' | 'String' | 'Boolean' | 'Int' | 'Float';
-/** Every custom scalar of schema.graphql, taken from the generated types. */
+/** Every custom scalar of schema/common.graphql, taken from the generated types. */
 export type CustomScalarName = Exclude<keyof Scalars, BuiltInScalarName>;
 
 /**
  * The implementation of every custom scalar, keyed by scalar name, ready to be merged into the
- * resolver map. A scalar added to schema.graphql fails type-checking here until it has one.
+ * resolver map. A scalar added to schema/common.graphql fails type-checking here until it has one.
  */
 export const scalarResolvers = {
   DateTime: dateTimeScalar,

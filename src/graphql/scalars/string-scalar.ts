@@ -28,7 +28,7 @@ export interface StringScalarDefinition<TInternal> {
 
 /**
  * A scalar sent as a JSON string, with the same checks on variables (parseValue) and inline
- * literals (parseLiteral). Its description and specifiedBy URL live in schema.graphql only.
+ * literals (parseLiteral). Its description and specifiedBy URL live in schema/common.graphql only.
  */
 export function createStringScalar<TInternal>(
   definition: StringScalarDefinition<TInternal>,
@@ -61,8 +61,8 @@ export function createStringScalar<TInternal>(
     },
   });
   // makeExecutableSchema copies every own property of a resolver scalar over the type built from
-  // schema.graphql, an undefined description or specifiedByURL included, which would erase the
-  // documentation written there. Without these properties the schema file's text is kept.
+  // schema/common.graphql, an undefined description or specifiedByURL included, which would erase
+  // the documentation written there. Without these properties the schema file's text is kept.
   Reflect.deleteProperty(scalar, 'description');
   Reflect.deleteProperty(scalar, 'specifiedByURL');
   return scalar;

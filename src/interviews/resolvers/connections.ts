@@ -1,6 +1,4 @@
 import type {
-  PageInfo as PageInfoType,
-  PageInfoResolvers,
   ResolversParentTypes as Parents,
   VirtualInterviewEventEdgeResolvers,
   VirtualInterviewEventsConnectionResolvers,
@@ -16,14 +14,8 @@ import type {
 import { passThrough } from './fields.js';
 
 // Connections and edges are built whole by the fields that return them; these resolvers only
-// read them back (except an event page's totalCount, counted when selected).
-
-export const PageInfo: PageInfoResolvers = passThrough<PageInfoType>()(
-  'hasNextPage',
-  'hasPreviousPage',
-  'startCursor',
-  'endCursor',
-);
+// read them back (except an event page's totalCount, counted when selected). Their PageInfo is
+// read back by the gateway (src/graphql/common-resolvers.ts), as for every API.
 
 export const VirtualInterviewEventsConnection: VirtualInterviewEventsConnectionResolvers = {
   ...passThrough<Parents['VirtualInterviewEventsConnection']>()('edges', 'events', 'pageInfo'),

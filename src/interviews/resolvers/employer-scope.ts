@@ -1,5 +1,5 @@
 import { GraphQLError } from 'graphql';
-import type { GatewayContext } from '../../graphql/context.js';
+import type { GatewayContext } from '../../graphql/api.js';
 
 /** Every Interview API operation acts for exactly one employer, the one the token names. */
 export function requireEmployer({ principal }: GatewayContext): string {

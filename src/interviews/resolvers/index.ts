@@ -1,4 +1,4 @@
-import type { SchemaResolvers } from '../../graphql/schema.js';
+import type { ApiResolvers } from '../../graphql/api.js';
 import type { InterviewContext } from '../context.js';
 import * as connections from './connections.js';
 import { Mutation } from './mutation.js';
@@ -16,11 +16,12 @@ import { VirtualInterviewDecision, VirtualInterviewOutcome } from './virtual-int
 import { VirtualInterviewRecord } from './virtual-interview-record.js';
 
 /**
- * Every resolver of the Interview API, one file per schema type. Typed by the generated
- * resolver map, in which every field is mandatory: a field added to schema.graphql fails
- * type-checking here until it has a resolver.
+ * Every resolver of the Interview API (schema/interview.graphql), one file per schema type. Each
+ * type is typed by the generated resolvers, in which every field is mandatory, and src/apis.ts
+ * checks that the APIs together resolve the whole schema: a field added to an SDL file fails
+ * type-checking until it has a resolver.
  */
-export const interviewResolvers: SchemaResolvers<InterviewContext> = {
+export const interviewResolvers = {
   Query,
   Mutation,
   VirtualInterviewEvent,
@@ -34,4 +35,4 @@ export const interviewResolvers: SchemaResolvers<InterviewContext> = {
   VirtualInterviewJobInfo,
   ...connections,
   ...payloads,
-};
+} satisfies ApiResolvers<InterviewContext>;

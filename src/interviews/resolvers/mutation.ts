@@ -5,7 +5,11 @@ import type { InterviewContext } from '../context.js';
 import { CreatorGoneError, type EventCreator } from '../event-writer.js';
 import { requireEmployer } from './employer-scope.js';
 
-export const Mutation: MutationResolvers<InterviewContext> = {
+/** The Interview API's changes (other APIs add theirs to Mutation; src/apis.ts checks all are there). */
+export const Mutation: Pick<
+  MutationResolvers<InterviewContext>,
+  'createVirtualInterviewEvent' | 'updateVirtualInterviewEvent' | 'cancelVirtualInterviewEvent'
+> = {
   createVirtualInterviewEvent: async (_root, { input }, context) => {
     const employerId = requireEmployer(context);
     try {

@@ -1,4 +1,4 @@
-import type { OffsetDateTime } from '../../graphql/scalars/date-time.js';
+import type { OffsetDateTime } from '../../graphql/api.js';
 
 /** An instant shown in the UTC offset the caller chose for the event. */
 export function atOffset(epochMs: number, offsetMinutes: number): OffsetDateTime {

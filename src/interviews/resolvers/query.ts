@@ -6,7 +6,11 @@ import { isPossibleEventId } from '../rules/event-ids.js';
 import { requireEmployer } from './employer-scope.js';
 import { selectedEventParts } from './selected-parts.js';
 
-export const Query: QueryResolvers<InterviewContext> = {
+/** The Interview API's reads (other APIs add theirs to Query; src/apis.ts checks all are there). */
+export const Query: Pick<
+  QueryResolvers<InterviewContext>,
+  'findVirtualInterviewEvents' | 'virtualInterviewEvents'
+> = {
   virtualInterviewEvents: async (_root, { input }, context, info) => {
     const employerId = requireEmployer(context);
     if (input.ids.length < 1 || input.ids.length > MAX_EVENT_IDS) {

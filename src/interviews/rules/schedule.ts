@@ -1,4 +1,4 @@
-import type { OffsetDateTime } from '../../graphql/scalars/date-time.js';
+import type { OffsetDateTime } from '../../graphql/api.js';
 import { ValidationError } from '../../errors.js';
 
 /** Spec §8: an event lasts at most 24 hours. */

@@ -1,0 +1,71 @@
+import type { Resolvers } from '../../generated/graphql.js';
+import type { GatewayContext } from './context.js';
+import type { ListItems } from './limits/cost-model.js';
+import type { CommonResolvedType } from './common-resolvers.js';
+
+/*
+ * What an API behind the gateway may know of it: the API modules (src/interviews, and the next
+ * ones) import src/graphql through this file only (.dependency-cruiser.cjs checks it), and the
+ * gateway imports none of them: the composition root hands it their registrations.
+ */
+
+export type { GatewayContext, Principal } from './context.js';
+export type { OffsetDateTime } from './scalars/date-time.js';
+export type { ListItems };
+
+/**
+ * Resolvers of every type of the merged schema over the given context, except those the gateway
+ * resolves itself (the custom scalars and PageInfo, from schema/common.graphql). Every field is
+ * required (codegen.ts, avoidOptionals), so a field added to an SDL file is a compile error until
+ * an API resolves it.
+ */
+export type SchemaResolvers<Context = GatewayContext> = Omit<
+  Resolvers<Context>,
+  CommonResolvedType
+>;
+
+/**
+ * What one API's resolver map may hold: the types its SDL file defines, and of a type it extends
+ * (Query, Mutation) the fields it adds. An API types its map with `satisfies ApiResolvers<...>`,
+ * so that the composition root sees exactly what it resolves.
+ */
+export type ApiResolvers<Context> = {
+  [Type in keyof SchemaResolvers<Context>]?: Partial<SchemaResolvers<Context>[Type]>;
+};
+
+/**
+ * One API behind the gateway, as its module registers it (src/apis.ts lists them). Its SDL is
+ * `schema/<name>.graphql`; composeGraphQL refuses to start when the SDL files, the names and the
+ * resolvers do not match one to one (src/graphql/api-registry.ts).
+ */
+export interface GraphQLApi<Part extends object = object, Resolved extends object = object> {
+  /** The API's name: its SDL file is schema/<name>.graphql. */
+  readonly name: string;
+  /** A resolver for every field its SDL file defines or adds. */
+  readonly resolvers: Resolved;
+  /** Its part of one request's context (its loaders and services), next to the gateway's. */
+  createContext(request: GatewayContext): Part;
+  /**
+   * How many items its list fields return, by schema coordinate (`Type.field`), from the
+   * arguments of the field that returned the list's parent: the gateway's cost limit reads it.
+   */
+  readonly listItems?: ReadonlyMap<string, ListItems>;
+}
+
+type UnionToIntersection<Union> = (
+  Union extends unknown ? (argument: Union) => void : never
+) extends (argument: infer Intersection) => void
+  ? Intersection
+  : never;
+
+/** The resolver maps of the given APIs, merged type by type. */
+export type MergedResolvers<Apis extends readonly GraphQLApi[]> = UnionToIntersection<
+  Apis[number]['resolvers']
+>;
+
+/**
+ * Compiles only when the given resolver maps resolve every type and field of the merged schema:
+ * tsc names what is missing (`MergedResolvers<typeof apis>` does not satisfy the constraint).
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each API's own context
+export type ResolvingEverything<Merged extends SchemaResolvers<any>> = Merged;

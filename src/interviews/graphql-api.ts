@@ -1,0 +1,22 @@
+import type { GraphQLApi } from '../graphql/api.js';
+import type { Interviews } from './compose.js';
+import type { InterviewContextPart, InterviewServices } from './context.js';
+import { INTERVIEW_LIST_ITEMS } from './list-items.js';
+import { interviewResolvers } from './resolvers/index.js';
+
+/** The Interview API behind the gateway: schema/interview.graphql and its resolvers. */
+export function interviewApi(
+  interviews: Interviews,
+): GraphQLApi<InterviewContextPart, typeof interviewResolvers> {
+  const services: InterviewServices = { writer: interviews.writer, finder: interviews.finder };
+  return {
+    name: 'interview',
+    resolvers: interviewResolvers,
+    listItems: INTERVIEW_LIST_ITEMS,
+    createContext: () => ({
+      loaders: interviews.createLoaders(),
+      interviews: services,
+      settle: interviews.settleNow(),
+    }),
+  };
+}
