@@ -33,6 +33,7 @@ import { composeRecordings } from './recordings/compose.js';
 import { resolveKeyEncryptionSecret } from './security/key-encryption-secret.js';
 import { composeSessions } from './sessions/compose.js';
 import { createSharedDependencies } from './shared-dependencies.js';
+import { composeWebhooks } from './webhooks/compose.js';
 
 export interface RunningService {
   server: Server;
@@ -97,6 +98,10 @@ function composeCapabilities(options: StartOptions) {
   const recordings = composeRecordings(shared, {
     onRecordingChange: (eventId, change) => room.recordingChanged(eventId, change),
   });
+  const webhooks = composeWebhooks(shared, {
+    mailer: mail.mailer,
+    accounts: accounts.stores.accounts,
+  });
   const interviews = composeInterviews(shared, { accounts, recordings });
   const lobby = composeLobby(shared, { interviews, sessions, recordings });
   const room = composeRoom(shared, { interviews, lobby, recordings, bus });
@@ -128,6 +133,7 @@ function composeCapabilities(options: StartOptions) {
     room,
     partnerConsole,
     graphql,
+    webhooks,
     closeMail,
     /** The home page's links: the development outbox only where there is one. */
     homeLinks: {
@@ -193,6 +199,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
     room,
     partnerConsole,
     graphql,
+    webhooks,
     closeMail,
     homeLinks,
   } = capabilities;
@@ -249,12 +256,14 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const url = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`;
   const metricsUrl = await metrics?.listen();
   const sweeper = interviews.startSweeping();
+  const delivery = webhooks.startDelivering();
 
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
       shuttingDown = true;
       const sweeperStopped = sweeper?.stop();
+      const deliveryStopped = delivery.stop();
       // Live connections are upgraded sockets that server.close() does not wait for.
       const roomClosed = room.close();
       const forceClose = setTimeout(() => {
@@ -270,6 +279,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       clearInterval(reapIdle);
       clearTimeout(forceClose);
       await sweeperStopped;
+      await deliveryStopped;
       await roomClosed;
       await bus.close();
       await closeMail();

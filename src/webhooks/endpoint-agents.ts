@@ -1,0 +1,69 @@
+import { Agent as HttpAgent, type Agent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
+
+/**
+ * Makes the connection pool for one origin (`https://host:port`). This is where the SSRF guard
+ * plugs in: its agent checks the address it actually dials (src/webhooks/ssrf/).
+ */
+export type AgentFactory = (origin: URL) => Agent;
+
+/** Idle keep-alive connections are closed after this long. */
+const IDLE_SOCKET_MS = 30_000;
+
+/** Plain keep-alive agents, at most `socketsPerOrigin` connections each (no address checks). */
+export function keepAliveAgents(socketsPerOrigin: number): AgentFactory {
+  return (origin) => {
+    const options = {
+      keepAlive: true,
+      maxSockets: socketsPerOrigin,
+      timeout: IDLE_SOCKET_MS,
+      scheduling: 'lifo' as const,
+    };
+    return origin.protocol === 'https:' ? new HttpsAgent(options) : new HttpAgent(options);
+  };
+}
+
+/**
+ * A keep-alive agent per endpoint origin, so that successive deliveries to an endpoint reuse
+ * their connections. At most `capacity` origins keep one: the least recently used is closed.
+ */
+export class EndpointAgents {
+  private readonly agents = new Map<string, Agent>();
+
+  constructor(
+    private readonly create: AgentFactory,
+    private readonly capacity: number,
+  ) {}
+
+  agentFor(url: URL): Agent {
+    const origin = url.origin;
+    const found = this.agents.get(origin);
+    if (found) {
+      // Most recently used last: Map iterates in insertion order.
+      this.agents.delete(origin);
+      this.agents.set(origin, found);
+      return found;
+    }
+    const agent = this.create(new URL(origin));
+    this.agents.set(origin, agent);
+    if (this.agents.size > this.capacity) {
+      const [oldest, evicted] = this.agents.entries().next().value as [string, Agent];
+      this.agents.delete(oldest);
+      // Requests in flight keep their sockets; those go when idle (IDLE_SOCKET_MS).
+      closeIdleSockets(evicted);
+    }
+    return agent;
+  }
+
+  /** Closes every pooled connection (shutdown, after the last attempt). */
+  close(): void {
+    for (const agent of this.agents.values()) agent.destroy();
+    this.agents.clear();
+  }
+}
+
+function closeIdleSockets(agent: Agent): void {
+  for (const sockets of Object.values(agent.freeSockets)) {
+    for (const socket of sockets ?? []) socket.destroy();
+  }
+}
