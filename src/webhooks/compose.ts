@@ -43,7 +43,9 @@ export interface Webhooks {
  * The webhooks capability (DESIGN §8). `mailer` and `accounts` tell an app's owner that the
  * service disabled an endpoint that failed for too long (the owner is read, never changed).
  * `agentFor` makes the connection pool of each endpoint origin: the SSRF guard's agent in the
- * service, plain keep-alive agents by default.
+ * service, plain keep-alive agents by default. Endpoints of one origin share its pool: it must
+ * allow WEBHOOK_CONCURRENCY sockets, so that one endpoint's hanging requests never queue
+ * another's (the worker caps each endpoint).
  */
 export function composeWebhooks(
   shared: SharedDependencies,
@@ -83,7 +85,7 @@ export function composeWebhooks(
     startDelivering() {
       if (running) throw new Error('the webhook delivery worker is already running');
       const agents = new EndpointAgents(
-        deps.agentFor ?? keepAliveAgents(settings.concurrencyPerEndpoint),
+        deps.agentFor ?? keepAliveAgents(settings.concurrency, settings.concurrencyPerEndpoint),
         MOST_ORIGINS,
       );
       const worker = new DeliveryWorker({

@@ -22,6 +22,12 @@ import { signedDelivery } from './signed-delivery.js';
  */
 const LEASE_MARGIN_MS = 30_000;
 
+/**
+ * After an attempt ends, the worker waits this long before claiming for the freed slot, so that
+ * attempts ending together share one claim rather than each making its own.
+ */
+const REFILL_DELAY_MS = 10;
+
 /** Deliveries claimed in one transaction, at most. */
 const CLAIM_BATCH = 50;
 
@@ -70,6 +76,7 @@ export class DeliveryWorker {
   private stopped = false;
   private pollTimer: NodeJS.Timeout | undefined;
   private purgeTimer: NodeJS.Timeout | undefined;
+  private refillTimer: NodeJS.Timeout | undefined;
   private purging: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly options: DeliveryWorkerOptions) {}
@@ -98,6 +105,14 @@ export class DeliveryWorker {
     });
   }
 
+  private refillSoon(): void {
+    if (this.refillTimer || this.stopped) return;
+    this.refillTimer = setTimeout(() => {
+      this.refillTimer = undefined;
+      this.wake();
+    }, REFILL_DELAY_MS);
+  }
+
   /** Deletes delivered and failed deliveries older than WEBHOOK_RETENTION_DAYS; how many. */
   async purgeNow(): Promise<number> {
     const before = this.options.clock.now() - this.options.settings.retentionMs;
@@ -119,6 +134,7 @@ export class DeliveryWorker {
     this.stopped = true;
     clearInterval(this.pollTimer);
     clearInterval(this.purgeTimer);
+    clearTimeout(this.refillTimer);
     await this.pumping;
     const all = () => Promise.all([...this.inFlight].map((flight) => flight.done));
     let grace: NodeJS.Timeout | undefined;
@@ -190,7 +206,7 @@ export class DeliveryWorker {
         if (left > 0) this.perEndpoint.set(endpointId, left);
         else this.perEndpoint.delete(endpointId);
         // A slot is free: rows left behind for want of one may be claimed now.
-        if (this.backlog) this.wake();
+        if (this.backlog) this.refillSoon();
       });
     this.inFlight.add(flight);
   }

@@ -10,12 +10,17 @@ export type AgentFactory = (origin: URL) => Agent;
 /** Idle keep-alive connections are closed after this long. */
 const IDLE_SOCKET_MS = 30_000;
 
-/** Plain keep-alive agents, at most `socketsPerOrigin` connections each (no address checks). */
-export function keepAliveAgents(socketsPerOrigin: number): AgentFactory {
+/**
+ * Plain keep-alive agents (no address checks). Endpoints of one origin share its agent, so it
+ * must not queue one endpoint's requests behind another's: the worker caps requests per endpoint,
+ * and an agent allows as many as the whole process sends (`sockets`), keeping `idleSockets`.
+ */
+export function keepAliveAgents(sockets: number, idleSockets: number): AgentFactory {
   return (origin) => {
     const options = {
       keepAlive: true,
-      maxSockets: socketsPerOrigin,
+      maxSockets: sockets,
+      maxFreeSockets: idleSockets,
       timeout: IDLE_SOCKET_MS,
       scheduling: 'lifo' as const,
     };

@@ -20,21 +20,22 @@ export class StoredDeliveryLog implements DeliveryLog {
     endpointId: string,
     page: { first: number; after?: string | null; status?: WebhookDeliveryRow['status'] },
   ): Promise<DeliveryPage> {
-    if (!Number.isInteger(page.first) || page.first < 1 || page.first > MOST_PER_PAGE) {
+    const size = page.first;
+    if (!Number.isInteger(size) || size < 1 || size > MOST_PER_PAGE) {
       throw new ValidationError(`first must be an integer from 1 to ${MOST_PER_PAGE}`, 'first');
     }
     const after = page.after ? positionOf(page.after) : null;
     // One more than asked tells whether there is a next page.
     const rows = await this.store.list(appId, endpointId, {
-      limit: page.first + 1,
+      limit: size + 1,
       after,
       status: page.status,
     });
-    const deliveries = rows.slice(0, page.first);
+    const deliveries = rows.slice(0, size);
     const last = deliveries.at(-1);
     return {
       deliveries,
-      nextCursor: rows.length > page.first && last ? cursorOf(last) : null,
+      nextCursor: rows.length > size && last ? cursorOf(last) : null,
     };
   }
 

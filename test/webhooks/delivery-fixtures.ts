@@ -26,7 +26,8 @@ import { createOAuthTenant } from '../support/oauth-fixtures.js';
 /** Short timings for tests: each may override them. */
 export const FAST_WEBHOOKS: Record<string, string> = {
   WEBHOOK_RETRY_SCHEDULE: '30ms,30ms,30ms',
-  WEBHOOK_TIMEOUT_MS: '1000',
+  // Far above a loopback answer, even while a test process warms up.
+  WEBHOOK_TIMEOUT_MS: '3000',
   WEBHOOK_POLL_MS: '25',
   WEBHOOK_CONCURRENCY: '16',
   WEBHOOK_CONCURRENCY_PER_ENDPOINT: '4',

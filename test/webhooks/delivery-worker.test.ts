@@ -25,6 +25,8 @@ describeEachDialect('webhook delivery worker', (database) => {
     await Promise.all(running.map((delivery) => delivery.stop()));
     running = [];
     await receiver.close();
+    // Each test's workers see only its deliveries.
+    await database().db('webhook_deliveries').delete();
   });
 
   async function world(env: Record<string, string> = {}): Promise<WebhookWorld> {
