@@ -34,7 +34,7 @@ import { composeRecordings } from './recordings/compose.js';
 import { resolveKeyEncryptionSecret } from './security/key-encryption-secret.js';
 import { composeSessions } from './sessions/compose.js';
 import { createSharedDependencies } from './shared-dependencies.js';
-import { StoredWebhookOutbox } from './webhooks/outbox.js';
+import { composeWebhooks } from './webhooks/compose.js';
 import { composeWebhookManagement } from './webhooks/management-compose.js';
 
 export interface RunningService {
@@ -96,9 +96,12 @@ function composeCapabilities(options: StartOptions) {
     mail,
     urls: emailLinkUrls(config.authUrl),
   });
+  const webhooks = composeWebhooks(shared, {
+    mailer: mail.mailer,
+    accounts: accounts.stores.accounts,
+  });
   // Every committed change of an interview writes its deliveries here, in its own transaction.
-  // TODO(issue 20): take `composeWebhooks(shared).outbox` once the delivery worker lands.
-  const outbox = new StoredWebhookOutbox();
+  const outbox = webhooks.outbox;
   // Recordings announce themselves in the room, composed below; the hook runs on requests only.
   const recordings = composeRecordings(shared, {
     onRecordingChange: (eventId, change) => room.recordingChanged(eventId, change),
@@ -107,7 +110,11 @@ function composeCapabilities(options: StartOptions) {
   const interviews = composeInterviews(shared, { accounts, recordings, outbox });
   const lobby = composeLobby(shared, { interviews, sessions, recordings });
   const room = composeRoom(shared, { interviews, lobby, recordings, bus, outbox });
-  const webhookManagement = composeWebhookManagement(shared, { accounts, outbox });
+  const webhookManagement = composeWebhookManagement(shared, {
+    accounts,
+    outbox,
+    deliveryLog: webhooks.deliveryLog,
+  });
   const partnerConsole = composeConsole(shared, {
     accounts,
     sessions,
@@ -137,6 +144,7 @@ function composeCapabilities(options: StartOptions) {
     room,
     partnerConsole,
     graphql,
+    webhooks,
     closeMail,
     /** The home page's links: the development outbox only where there is one. */
     homeLinks: {
@@ -202,6 +210,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
     room,
     partnerConsole,
     graphql,
+    webhooks,
     closeMail,
     homeLinks,
   } = capabilities;
@@ -258,12 +267,14 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const url = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`;
   const metricsUrl = await metrics?.listen();
   const sweeper = interviews.startSweeping();
+  const delivery = webhooks.startDelivering();
 
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
       shuttingDown = true;
       const sweeperStopped = sweeper?.stop();
+      const deliveryStopped = delivery.stop();
       // Live connections are upgraded sockets that server.close() does not wait for.
       const roomClosed = room.close();
       const forceClose = setTimeout(() => {
@@ -279,6 +290,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       clearInterval(reapIdle);
       clearTimeout(forceClose);
       await sweeperStopped;
+      await deliveryStopped;
       await roomClosed;
       await bus.close();
       await closeMail();

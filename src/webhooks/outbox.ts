@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Executor } from '../db/transactions.js';
+import { isTransaction, type Executor } from '../db/transactions.js';
 import type { WebhookNotice } from './notice.js';
 import { OutboxStore } from './outbox-store.js';
 
@@ -25,13 +25,35 @@ function entryOf(notice: WebhookNotice) {
 }
 
 export class StoredWebhookOutbox implements WebhookOutbox {
+  /** `committed` is told after a transaction that recorded something commits. */
+  constructor(private readonly committed: () => void = () => {}) {}
+
   async record(notice: WebhookNotice, tx: Executor): Promise<void> {
     await new OutboxStore(tx).enqueue(entryOf(notice));
+    this.afterCommit(tx);
   }
 
   /** Delivers `notice` to one endpoint of its app, whatever the endpoint's filters. */
   async recordTo(endpointId: string, notice: WebhookNotice, tx: Executor): Promise<void> {
     await new OutboxStore(tx).enqueueTo(endpointId, entryOf(notice));
+    this.afterCommit(tx);
+  }
+
+  /**
+   * Tells `committed` once `tx` commits (knex settles a transaction's executionPromise after its
+   * COMMIT or ROLLBACK), so that this process's worker sends the rows without waiting for its
+   * next poll. Fire and forget: the transaction never waits for it nor fails because of it.
+   */
+  private afterCommit(tx: Executor): void {
+    if (!isTransaction(tx)) {
+      this.committed();
+      return;
+    }
+    const execution = (tx as { executionPromise?: Promise<unknown> }).executionPromise;
+    execution?.then(
+      () => this.committed(),
+      () => {},
+    );
   }
 }
 

@@ -78,6 +78,14 @@ export interface Dialect {
   forShare<Query extends Knex.QueryBuilder>(query: Query): Query;
 
   /**
+   * `query`, made to lock the rows of `table` it reads until the (write) transaction ends,
+   * passing over rows another transaction holds instead of waiting for them: how workers of
+   * several processes claim disjoint rows from one queue. Where one writer holds the whole
+   * database for the transaction, nothing else can hold a row and the query is unchanged.
+   */
+  skipLocked<Query extends Knex.QueryBuilder>(query: Query, table: string): Query;
+
+  /**
    * Makes write transactions that call this for the same table take turns, from the call until
    * they end (rows they insert count too, which row locks cannot cover).
    */

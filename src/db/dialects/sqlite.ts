@@ -120,6 +120,7 @@ export const sqlite: Dialect = {
 
   forUpdate: (query) => query,
   forShare: (query) => query,
+  skipLocked: (query) => query,
   serializeOn: () => Promise.resolve(),
 
   // better-sqlite3 reports SQLite's extended result codes.

@@ -1,0 +1,407 @@
+import { Store } from '../db/store.js';
+import type {
+  EpochMs,
+  WebhookAttemptRow,
+  WebhookDeliveryRow,
+  WebhookDeliveryStatus,
+} from '../db/rows.js';
+
+/** A delivery a worker holds until `lease`, with what it needs of its endpoint to send it. */
+export interface ClaimedDelivery {
+  delivery: WebhookDeliveryRow;
+  /** The `leased_until` this claim wrote: what settling the delivery is conditioned on. */
+  lease: EpochMs;
+  endpoint: {
+    url: string;
+    enabled: boolean;
+    secret_sealed: string;
+    previous_secret_sealed: string | null;
+    previous_secret_until: EpochMs | null;
+  };
+}
+
+export interface ClaimRequest {
+  now: EpochMs;
+  lease: EpochMs;
+  /** At most this many deliveries. */
+  limit: number;
+  /** Endpoints this process sends nothing more to for now (at their cap): not even read. */
+  busyEndpoints: readonly string[];
+  /** How many more deliveries of the endpoint this claim may take. */
+  freeSlotsOf(endpointId: string): number;
+}
+
+/** The state an attempt leaves its delivery in. */
+export type Settlement =
+  | { status: 'delivered'; at: EpochMs }
+  | { status: 'failed' }
+  | { status: 'pending'; nextAttemptAt: EpochMs };
+
+export type AttemptRecord = Omit<WebhookAttemptRow, 'id' | 'delivery_id'>;
+
+/** An endpoint the worker just disabled, with what telling its owner takes. */
+export interface DisabledEndpoint {
+  id: string;
+  url: string;
+  app_id: string;
+  app_name: string;
+  client_id: string;
+  owner_user_id: string;
+}
+
+/** Where a page of an endpoint's deliveries starts: after this one (newest first). */
+export interface DeliveryPosition {
+  createdAt: EpochMs;
+  id: number;
+}
+
+/** Rows read per claim for each one it may take, so that busy endpoints' rows do not fill it. */
+const CANDIDATES_PER_SLOT = 4;
+const MOST_CANDIDATES = 500;
+
+/**
+ * SQL for the delivery side of webhooks: what happens to webhook_deliveries and webhook_attempts
+ * after the outbox wrote them (claims, attempts, retries, resends, the purge), and the health
+ * columns of webhook_endpoints.
+ */
+export class DeliveryStore extends Store {
+  /**
+   * Leases up to `limit` due deliveries, oldest due first, in one write transaction. Rows other
+   * processes are claiming at the same moment are passed over (Dialect.skipLocked), so that each
+   * row goes to one of them; a row whose lease ran out (its process died) is due again.
+   */
+  claim(request: ClaimRequest): Promise<ClaimedDelivery[]> {
+    return this.inTransaction(async (store) => {
+      const candidates: Array<{ id: number; endpoint_id: string }> = await store.dialect.skipLocked(
+        store
+          .db('webhook_deliveries')
+          .select('id', 'endpoint_id')
+          .where('status', 'pending')
+          .andWhere('next_attempt_at', '<=', request.now)
+          .andWhere((q) => q.whereNull('leased_until').orWhere('leased_until', '<', request.now))
+          .modify((q) => {
+            if (request.busyEndpoints.length) q.whereNotIn('endpoint_id', request.busyEndpoints);
+          })
+          .orderBy('next_attempt_at')
+          .limit(Math.min(request.limit * CANDIDATES_PER_SLOT, MOST_CANDIDATES)),
+        'webhook_deliveries',
+      );
+      const chosen = choose(candidates, request);
+      if (!chosen.length) return [];
+      await store
+        .db('webhook_deliveries')
+        .whereIn('id', chosen)
+        .update({ leased_until: request.lease });
+      const rows: Array<WebhookDeliveryRow & ClaimedDelivery['endpoint']> = await store
+        .db('webhook_deliveries as d')
+        .join('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
+        .whereIn('d.id', chosen)
+        .orderBy('d.next_attempt_at')
+        .select(
+          'd.*',
+          'e.url',
+          'e.enabled',
+          'e.secret_sealed',
+          'e.previous_secret_sealed',
+          'e.previous_secret_until',
+        );
+      return rows.map(({ url, enabled, secret_sealed, previous_secret_sealed, ...rest }) => {
+        const { previous_secret_until, ...delivery } = rest;
+        return {
+          delivery: deliveryRow(delivery),
+          lease: request.lease,
+          endpoint: {
+            url,
+            enabled: Boolean(enabled),
+            secret_sealed,
+            previous_secret_sealed,
+            previous_secret_until: nullableNumber(previous_secret_until),
+          },
+        };
+      });
+    });
+  }
+
+  /**
+   * Whether a delivery may be due: one plain read (no transaction, no lock), so that a process
+   * with nothing to do costs the database little each time it looks.
+   */
+  async anyDue(now: EpochMs): Promise<boolean> {
+    const [row] = await this.db('webhook_deliveries')
+      .where('status', 'pending')
+      .andWhere('next_attempt_at', '<=', now)
+      .select('id')
+      .limit(1);
+    return row !== undefined;
+  }
+
+  /**
+   * Records one attempt of a delivery (as long as the delivery exists) and, only while `lease`
+   * is still the delivery's, its new state. Returns whether the state was written: false when
+   * the lease ran out and another process took the delivery, or a resend re-queued it.
+   */
+  async settle(
+    claimed: Pick<ClaimedDelivery, 'lease'> & { deliveryId: number },
+    attempt: AttemptRecord,
+    settlement: Settlement,
+  ): Promise<boolean> {
+    const changed = await this.db('webhook_deliveries')
+      .where({ id: claimed.deliveryId, leased_until: claimed.lease, status: 'pending' })
+      .update({
+        ...stateOf(settlement),
+        attempt_count: this.db.raw('attempt_count + 1'),
+        leased_until: null,
+        last_attempt_at: attempt.attempted_at,
+        last_status_code: attempt.status_code,
+      });
+    if (changed !== 1) {
+      // The delivery may be gone with its endpoint; the attempt is recorded if it is not.
+      const [exists] = await this.db('webhook_deliveries')
+        .where('id', claimed.deliveryId)
+        .select('id');
+      if (!exists) return false;
+    }
+    await this.db('webhook_attempts').insert({ delivery_id: claimed.deliveryId, ...attempt });
+    return changed === 1;
+  }
+
+  /** Gives a claimed delivery back untried (shutdown): due again at once, for any process. */
+  async release(deliveryId: number, lease: EpochMs): Promise<void> {
+    await this.db('webhook_deliveries')
+      .where({ id: deliveryId, leased_until: lease })
+      .update({ leased_until: null });
+  }
+
+  /** The endpoint answered 2xx: it is failing no more. */
+  async endpointAnswered(endpointId: string): Promise<void> {
+    await this.db('webhook_endpoints')
+      .where('id', endpointId)
+      .whereNotNull('failing_since')
+      .update({ failing_since: null });
+  }
+
+  /**
+   * The endpoint failed an attempt at `now`: it is failing since then unless it already was.
+   * When it has been failing since `disableIfFailingSince` or before, it is disabled with
+   * `reason`; the endpoint is returned when this call disabled it.
+   */
+  async endpointFailed(
+    endpointId: string,
+    now: EpochMs,
+    disableIfFailingSince: EpochMs,
+    reason: (failingSince: EpochMs) => string,
+  ): Promise<DisabledEndpoint | undefined> {
+    await this.db('webhook_endpoints')
+      .where('id', endpointId)
+      .whereNull('failing_since')
+      .update({ failing_since: now });
+    const [row]: Array<{ failing_since: EpochMs | null; enabled: unknown }> = await this.db(
+      'webhook_endpoints',
+    )
+      .where('id', endpointId)
+      .select('failing_since', 'enabled');
+    const failingSince = nullableNumber(row?.failing_since);
+    if (!row || !row.enabled || failingSince === null || failingSince > disableIfFailingSince) {
+      return undefined;
+    }
+    return this.disable(endpointId, now, reason(failingSince), disableIfFailingSince);
+  }
+
+  /** Disables the endpoint (it answered 410 Gone); returned when this call disabled it. */
+  endpointGone(endpointId: string, now: EpochMs, reason: string) {
+    return this.disable(endpointId, now, reason);
+  }
+
+  private async disable(
+    endpointId: string,
+    now: EpochMs,
+    reason: string,
+    failingSinceAtMost?: EpochMs,
+  ): Promise<DisabledEndpoint | undefined> {
+    const changed = await this.db('webhook_endpoints')
+      .where({ id: endpointId, enabled: true })
+      .modify((q) => {
+        if (failingSinceAtMost !== undefined) q.andWhere('failing_since', '<=', failingSinceAtMost);
+      })
+      .update({
+        enabled: false,
+        disabled_reason: reason.slice(0, 200),
+        disabled_at: now,
+        updated_at: now,
+      });
+    if (changed !== 1) return undefined;
+    const [endpoint]: DisabledEndpoint[] = await this.db('webhook_endpoints as e')
+      .join('apps as a', 'a.id', 'e.app_id')
+      .where('e.id', endpointId)
+      .select('e.id', 'e.url', 'e.app_id', 'a.name as app_name', 'a.client_id', 'a.owner_user_id');
+    return endpoint;
+  }
+
+  /** An app's delivery, or undefined when the app has none of that id. */
+  async find(appId: string, deliveryId: number): Promise<WebhookDeliveryRow | undefined> {
+    const [row] = await this.db('webhook_deliveries')
+      .where({ id: deliveryId, app_id: appId })
+      .select('*');
+    return row && deliveryRow(row);
+  }
+
+  /** Up to `limit` deliveries of an endpoint of the app, newest first, after `after`. */
+  async list(
+    appId: string,
+    endpointId: string,
+    page: { limit: number; after: DeliveryPosition | null; status?: WebhookDeliveryStatus },
+  ): Promise<WebhookDeliveryRow[]> {
+    const rows: WebhookDeliveryRow[] = await this.db('webhook_deliveries')
+      .where({ app_id: appId, endpoint_id: endpointId })
+      .modify((q) => {
+        if (page.status) q.andWhere('status', page.status);
+        const after = page.after;
+        if (after) {
+          q.andWhere((older) =>
+            older
+              .where('created_at', '<', after.createdAt)
+              .orWhere((same) =>
+                same.where('created_at', after.createdAt).andWhere('id', '<', after.id),
+              ),
+          );
+        }
+      })
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .limit(page.limit)
+      .select('*');
+    return rows.map(deliveryRow);
+  }
+
+  /** Every attempt of an app's delivery, oldest first. */
+  async attempts(appId: string, deliveryId: number): Promise<WebhookAttemptRow[]> {
+    const rows: WebhookAttemptRow[] = await this.db('webhook_attempts as t')
+      .join('webhook_deliveries as d', 'd.id', 't.delivery_id')
+      .where({ 'd.id': deliveryId, 'd.app_id': appId })
+      .orderBy([{ column: 't.attempted_at' }, { column: 't.id' }])
+      .select('t.*');
+    return rows.map(attemptRow);
+  }
+
+  /**
+   * Puts an app's delivery back in the queue, due at `now` with a fresh retry schedule; a
+   * process sending it at this moment loses its lease, so its answer changes nothing.
+   */
+  async requeue(appId: string, deliveryId: number, now: EpochMs): Promise<boolean> {
+    const changed = await this.db('webhook_deliveries')
+      .where({ id: deliveryId, app_id: appId })
+      .update(requeued(now));
+    return changed === 1;
+  }
+
+  /** Re-queues every failed delivery of an app's endpoint created at `since` or later. */
+  async requeueFailed(
+    appId: string,
+    endpointId: string,
+    since: EpochMs,
+    now: EpochMs,
+  ): Promise<number> {
+    return this.db('webhook_deliveries')
+      .where({ app_id: appId, endpoint_id: endpointId, status: 'failed' })
+      .andWhere('created_at', '>=', since)
+      .update(requeued(now));
+  }
+
+  /**
+   * Deletes up to `limit` delivered or failed deliveries created before `before` (their attempts
+   * go with them); returns how many.
+   */
+  async purge(before: EpochMs, limit: number): Promise<number> {
+    return this.db('webhook_deliveries')
+      .whereIn(
+        'id',
+        this.db('webhook_deliveries')
+          .select('id')
+          .whereIn('status', ['delivered', 'failed'])
+          .andWhere('created_at', '<', before)
+          .limit(limit),
+      )
+      .delete();
+  }
+
+  /**
+   * Deliveries still to make (counted up to `countLimit`) and the earliest instant one of them
+   * is due, read on the partial index of pending rows.
+   */
+  async queue(countLimit: number): Promise<{ depth: number; earliestDue: EpochMs | null }> {
+    const [counted]: Array<{ depth: unknown }> = await this.db
+      .count({ depth: '*' })
+      .from(
+        this.db('webhook_deliveries')
+          .where('status', 'pending')
+          .select('id')
+          .limit(countLimit)
+          .as('p'),
+      );
+    const [earliest] = await this.db('webhook_deliveries')
+      .where('status', 'pending')
+      .min({ due: 'next_attempt_at' });
+    return {
+      depth: Number(counted?.depth ?? 0),
+      earliestDue: nullableNumber(earliest?.due),
+    };
+  }
+}
+
+function choose(
+  candidates: ReadonlyArray<{ id: number; endpoint_id: string }>,
+  request: ClaimRequest,
+): number[] {
+  const taken = new Map<string, number>();
+  const chosen: number[] = [];
+  for (const candidate of candidates) {
+    if (chosen.length >= request.limit) break;
+    const already = taken.get(candidate.endpoint_id) ?? 0;
+    if (already >= request.freeSlotsOf(candidate.endpoint_id)) continue;
+    taken.set(candidate.endpoint_id, already + 1);
+    chosen.push(Number(candidate.id));
+  }
+  return chosen;
+}
+
+function stateOf(settlement: Settlement) {
+  switch (settlement.status) {
+    case 'delivered':
+      return { status: 'delivered', delivered_at: settlement.at };
+    case 'failed':
+      return { status: 'failed' };
+    case 'pending':
+      return { status: 'pending', next_attempt_at: settlement.nextAttemptAt };
+  }
+}
+
+function requeued(now: EpochMs) {
+  return { status: 'pending', next_attempt_at: now, attempt_count: 0, leased_until: null };
+}
+
+/** Numbers as numbers whatever the driver made of them (PostgreSQL's bigserial id, say). */
+function deliveryRow(row: WebhookDeliveryRow): WebhookDeliveryRow {
+  return {
+    ...row,
+    id: Number(row.id),
+    sequence: Number(row.sequence),
+    attempt_count: Number(row.attempt_count),
+    occurred_at: Number(row.occurred_at),
+    next_attempt_at: Number(row.next_attempt_at),
+    created_at: Number(row.created_at),
+    leased_until: nullableNumber(row.leased_until),
+    last_attempt_at: nullableNumber(row.last_attempt_at),
+    last_status_code: nullableNumber(row.last_status_code),
+    delivered_at: nullableNumber(row.delivered_at),
+  };
+}
+
+function attemptRow(row: WebhookAttemptRow): WebhookAttemptRow {
+  return { ...row, id: Number(row.id), delivery_id: Number(row.delivery_id) };
+}
+
+function nullableNumber(value: unknown): number | null {
+  return value === null || value === undefined ? null : Number(value);
+}
