@@ -35,7 +35,6 @@ import { resolveKeyEncryptionSecret } from './security/key-encryption-secret.js'
 import { composeSessions } from './sessions/compose.js';
 import { createSharedDependencies } from './shared-dependencies.js';
 import { composeWebhooks } from './webhooks/compose.js';
-import { composeWebhookManagement } from './webhooks/management-compose.js';
 
 export interface RunningService {
   server: Server;
@@ -96,10 +95,7 @@ function composeCapabilities(options: StartOptions) {
     mail,
     urls: emailLinkUrls(config.authUrl),
   });
-  const webhooks = composeWebhooks(shared, {
-    mailer: mail.mailer,
-    accounts: accounts.stores.accounts,
-  });
+  const webhooks = composeWebhooks(shared, { mailer: mail.mailer, accounts });
   // Every committed change of an interview writes its deliveries here, in its own transaction.
   const outbox = webhooks.outbox;
   // Recordings announce themselves in the room, composed below; the hook runs on requests only.
@@ -110,18 +106,13 @@ function composeCapabilities(options: StartOptions) {
   const interviews = composeInterviews(shared, { accounts, recordings, outbox });
   const lobby = composeLobby(shared, { interviews, sessions, recordings });
   const room = composeRoom(shared, { interviews, lobby, recordings, bus, outbox });
-  const webhookManagement = composeWebhookManagement(shared, {
-    accounts,
-    outbox,
-    deliveryLog: webhooks.deliveryLog,
-  });
   const partnerConsole = composeConsole(shared, {
     accounts,
     sessions,
     oauth,
     accountEmails,
     mail,
-    webhooks: webhookManagement,
+    webhooks,
   });
   const graphql = composeGraphQL(shared, {
     apis: graphqlApis({ interviews }),

@@ -8,14 +8,14 @@ import type { RecordedDeployment } from '../deployment/deployment-settings.js';
 import { composeGrants, composeOAuth } from '../oauth/compose.js';
 import { composeRecordings } from '../recordings/compose.js';
 import { composeRoomSweep } from '../room/compose.js';
-import { StoredWebhookOutbox } from '../webhooks/outbox.js';
 import type { SigningKeys } from '../oauth/signing-keys/signing-keys.js';
 import type { SandboxTokens } from '../oauth/tokens/sandbox-tokens.js';
 import { composeSessions } from '../sessions/compose.js';
 import { NotFoundError } from '../errors.js';
 import type { SharedDependencies } from '../shared-dependencies.js';
 import type { WebhookEndpointService } from '../webhooks/endpoint-service.js';
-import { composeWebhookManagement } from '../webhooks/management-compose.js';
+import { composeWebhooks } from '../webhooks/compose.js';
+import { composeMail } from '../mail/compose.js';
 import type { CliContext } from './context.js';
 import type { ServiceUrls } from './demo.js';
 
@@ -66,14 +66,14 @@ export function createCliServices(
     deployment: options.deployment,
   });
   // A sweep from cron ends events and abandoned interviews: their webhooks are written with them.
-  const outbox = new StoredWebhookOutbox();
+  const webhooks = composeWebhooks(shared, { mailer: composeMail(shared).mailer, accounts });
+  const outbox = webhooks.outbox;
   const interviews = composeInterviews(shared, {
     accounts,
     recordings: composeRecordings(shared),
     outbox,
   });
   const roomSweep = composeRoomSweep(shared, { outbox });
-  const webhooks = composeWebhookManagement(shared, { accounts, outbox });
   return {
     accounts: accounts.accounts,
     apps: accounts.apps,

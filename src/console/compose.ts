@@ -5,7 +5,7 @@ import type { MailCapability } from '../mail/compose.js';
 import type { OAuth } from '../oauth/compose.js';
 import { isHttps, type Sessions } from '../sessions/compose.js';
 import { createRateLimiter, type SharedDependencies } from '../shared-dependencies.js';
-import type { WebhookManagement } from '../webhooks/management-compose.js';
+import type { Webhooks } from '../webhooks/compose.js';
 import { ConsoleNotices } from './notices.js';
 import { consoleRouter } from './router.js';
 import { SecretFlash } from './secret-flash.js';
@@ -24,7 +24,7 @@ export function composeConsole(
     oauth: OAuth;
     accountEmails: AccountEmails;
     mail: MailCapability;
-    webhooks: WebhookManagement;
+    webhooks: Pick<Webhooks, 'endpoints'>;
   },
 ): Console {
   const { config } = shared;

@@ -52,6 +52,6 @@ export interface ConsoleDependencies {
   grantChoices: readonly GrantChoice[];
   /** Issues the API explorer's short-lived employer tokens. */
   explorerTokens: ExplorerTokens;
-  /** The Webhooks tab's endpoints and deliveries (src/webhooks/management-compose.ts). */
+  /** The Webhooks tab's endpoints and deliveries (src/webhooks/compose.ts). */
   webhooks: WebhookEndpointService;
 }

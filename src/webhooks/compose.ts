@@ -1,5 +1,5 @@
 import { BackgroundMail } from '../account-emails/background-mail.js';
-import type { AccountStore } from '../accounts/account-store.js';
+import type { Accounts } from '../accounts/compose.js';
 import { appPaths } from '../console/paths.js';
 import type { Mailer } from '../mail/mailer.js';
 import { observeWebhookQueue } from '../observability/webhook-metrics.js';
@@ -9,7 +9,11 @@ import { DeliveryStore, type DisabledEndpoint } from './delivery-store.js';
 import { DeliveryWorker } from './delivery-worker.js';
 import { disabledEndpointMail } from './disabled-endpoint-mail.js';
 import { EndpointAgents, keepAliveAgents, type AgentFactory } from './endpoint-agents.js';
+import type { EndpointUrlCheck } from './endpoint-url-check.js';
+import { WebhookEndpointService } from './endpoint-service.js';
+import { ManagedEndpointStore } from './managed-endpoint-store.js';
 import { StoredWebhookOutbox } from './outbox.js';
+import { checkEndpointUrl } from './ssrf/endpoint-url.js';
 import { StoredDeliveryLog } from './stored-delivery-log.js';
 
 /** Origins whose keep-alive connections one process keeps at once. */
@@ -35,13 +39,17 @@ export interface Webhooks {
   outbox: StoredWebhookOutbox;
   /** Deliveries and attempts as the management surfaces see them. */
   deliveryLog: DeliveryLog;
+  /** The endpoints of each app: what the console, the CLI and the management API change. */
+  endpoints: WebhookEndpointService;
   /** Starts this process's delivery worker (once per process, beside the sweeper). */
   startDelivering(): RunningDelivery;
 }
 
 /**
  * The webhooks capability (DESIGN §8). `mailer` and `accounts` tell an app's owner that the
- * service disabled an endpoint that failed for too long (the owner is read, never changed).
+ * service disabled an endpoint that failed for too long (the owner is read, never changed);
+ * `accounts` also checks the employers of an endpoint's filter. `checkUrl` defaults to the SSRF
+ * guard's registration check.
  * `agentFor` makes the connection pool of each endpoint origin: by default keep-alive agents
  * with the SSRF guard (src/webhooks/ssrf), which refuses what WEBHOOKS_ALLOW_PRIVATE_NETWORKS
  * does not allow in production. Endpoints of one origin share its pool: it must
@@ -52,14 +60,16 @@ export function composeWebhooks(
   shared: SharedDependencies,
   deps: {
     mailer: Mailer;
-    accounts: Pick<AccountStore, 'findUserById'>;
+    accounts: Pick<Accounts, 'stores'>;
     agentFor?: AgentFactory;
+    checkUrl?: EndpointUrlCheck;
     stopGraceMs?: number;
   },
 ): Webhooks {
   const { db, clock, config, logger } = shared;
   const settings = config.webhooks;
   const store = new DeliveryStore(db);
+  const accountStore = deps.accounts.stores.accounts;
   let running: DeliveryWorker | undefined;
   const wake = () => running?.wake();
 
@@ -67,7 +77,7 @@ export function composeWebhooks(
   const tellOwner = (endpoint: DisabledEndpoint, reason: string) => {
     logger.warn({ endpointId: endpoint.id, appId: endpoint.app_id }, 'webhook endpoint disabled');
     mails.run(async () => {
-      const owner = await deps.accounts.findUserById(endpoint.owner_user_id);
+      const owner = await accountStore.findUserById(endpoint.owner_user_id);
       if (!owner) return;
       await deps.mailer.send(
         disabledEndpointMail(owner.email, {
@@ -80,9 +90,36 @@ export function composeWebhooks(
     });
   };
 
+  const outbox = new StoredWebhookOutbox(wake);
+  const deliveryLog = new StoredDeliveryLog(store, wake);
+  const endpoints = new WebhookEndpointService(
+    new ManagedEndpointStore(db),
+    outbox,
+    deliveryLog,
+    shared.audit,
+    shared.boxes.webhookSecrets,
+    clock,
+    {
+      endpointsPerApp: settings.endpointsPerApp,
+      employersPerEndpoint: settings.employersPerEndpoint,
+      secretOverlapMs: settings.secretOverlapMs,
+    },
+    deps.checkUrl ??
+      ((raw) =>
+        checkEndpointUrl(raw, {
+          allowPrivateNetworks: settings.allowPrivateNetworks,
+          requireHttps: !settings.allowPrivateNetworks,
+        })),
+    async (ids) => {
+      const found = await Promise.all(ids.map((id) => accountStore.findEmployerById(id)));
+      return new Set(found.flatMap((employer) => (employer ? [employer.id] : [])));
+    },
+  );
+
   return {
-    outbox: new StoredWebhookOutbox(wake),
-    deliveryLog: new StoredDeliveryLog(store, wake),
+    outbox,
+    deliveryLog,
+    endpoints,
     startDelivering() {
       if (running) throw new Error('the webhook delivery worker is already running');
       const agents = new EndpointAgents(

@@ -1,3 +1,4 @@
+import { testAccounts } from '../support/compose.js';
 import { randomUUID } from 'node:crypto';
 import {
   createServer,
@@ -217,10 +218,7 @@ export function composedWorld(
   const mailer = new RecordingMailer();
   const webhooks = composeWebhooks(shared, {
     mailer,
-    accounts: {
-      findUserById: async (id) =>
-        id === tenant.user.id ? ({ email: tenant.user.email } as never) : undefined,
-    },
+    accounts: testAccounts(db, clock),
     stopGraceMs,
   });
   return {

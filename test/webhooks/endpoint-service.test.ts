@@ -3,7 +3,8 @@ import { ManualClock } from '../../src/clock.js';
 import type { WebhookDeliveryRow, WebhookEndpointRow } from '../../src/db/rows.js';
 import { InvalidFields, NotFoundError, ValidationError } from '../../src/errors.js';
 import { DISABLED_BY_OWNER } from '../../src/webhooks/endpoint-service.js';
-import { composeWebhookManagement } from '../../src/webhooks/management-compose.js';
+import { composeWebhooks } from '../../src/webhooks/compose.js';
+import { composeMail } from '../../src/mail/compose.js';
 import { isEndpointSecret } from '../../src/webhooks/signature.js';
 import { testAccounts, testSharedDependencies } from '../support/compose.js';
 import { describeEachDialect } from '../support/databases.js';
@@ -22,7 +23,13 @@ describeEachDialect('webhook endpoint management', (database) => {
       clock,
       env: { WEBHOOK_ENDPOINTS_PER_APP: '3', WEBHOOK_EMPLOYERS_PER_ENDPOINT: '2', ...env },
     });
-    return { shared, ...composeWebhookManagement(shared, { accounts: testAccounts(db, clock) }) };
+    return {
+      shared,
+      ...composeWebhooks(shared, {
+        mailer: composeMail(shared).mailer,
+        accounts: testAccounts(db, clock),
+      }),
+    };
   }
 
   function rowOf(id: string): Promise<WebhookEndpointRow> {
