@@ -396,6 +396,7 @@ describe('GraphQL limit settings', () => {
         GRAPHQL_DOCUMENT_CACHE_SIZE: '0',
         GRAPHQL_MAX_RESPONSE_NODES: '300',
         GRAPHQL_MAX_RESPONSE_BYTES: '4096',
+        GRAPHQL_COMPILED_QUERIES: 'off',
       }).graphql,
       {
         maxDepth: 8,
@@ -405,6 +406,7 @@ describe('GraphQL limit settings', () => {
         documentCacheSize: 0,
         maxResponseNodes: 300,
         maxResponseBytes: 4096,
+        compiledQueries: false,
       },
     );
     assert.throws(
