@@ -3,12 +3,14 @@
  * graphql-js's `execute` against the gateway's compiled executor (graphql-jit), over the
  * Interview API's resolvers and a database holding one event of the test fixtures' shape (two
  * interviewers, one interviewee). Each execution gets a request's context (new loaders, a new
- * answer budget), as the gateway gives it. Both must answer the same JSON text.
+ * answer budget), as the gateway gives it. Both must answer the same JSON text. Also how long
+ * compiling the document takes, which the gateway does once per document and operation.
  *
  *   npx tsx bench/graphql-execution.ts [sqlite|postgresql] [executions per round]
  */
 import assert from 'node:assert/strict';
 import { execute, parse, type ExecutionArgs, type ExecutionResult } from 'graphql';
+import { compileQuery } from 'graphql-jit';
 import { CompiledExecutor } from '../src/graphql/compiled-execution.js';
 import type { GatewayContext } from '../src/graphql/context.js';
 import { AnswerBudget, countAnswers } from '../src/graphql/limits/answer-size.js';
@@ -65,7 +67,7 @@ try {
       settle: interviews.settleNow(),
     } satisfies InterviewContext,
   });
-  const compiled = new CompiledExecutor(schema);
+  const compiled = new CompiledExecutor(schema, 1);
   const executors: Record<string, (args: ExecutionArgs) => Promise<ExecutionResult>> = {
     'graphql-js': async (a) => execute(a),
     'graphql-jit (gateway executor)': compiled.execute,
@@ -93,7 +95,15 @@ try {
       measured[name].cpu.push(cpu);
     }
   }
+  const compilations: number[] = [];
+  for (let i = 0; i < 20; i += 1) {
+    const fresh = parse(EVENTS_BY_ID);
+    const startedAt = performance.now();
+    compileQuery(schema, fresh, 'EventsById');
+    compilations.push((performance.now() - startedAt) * 1000);
+  }
   console.log(`${dialect}, ${ROUNDS} rounds of ${executions} executions of EVENTS_BY_ID`);
+  console.log(`compiling it (once per document): median ${median(compilations).toFixed(0)} µs`);
   for (const [name, { wall, cpu }] of Object.entries(measured)) {
     console.log(
       `${name.padEnd(32)} µs/execution: wall median ${median(wall).toFixed(1)} ` +

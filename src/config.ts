@@ -34,10 +34,12 @@ export interface GraphQLLimits {
   /** Largest answer in bytes (estimated while it executes). */
   maxResponseBytes: number;
   /**
-   * Queries sent more than once run as compiled by graphql-jit (src/graphql/compiled-execution.ts);
+   * Queries sent repeatedly run as compiled by graphql-jit (src/graphql/compiled-execution.ts);
    * false: graphql-js runs everything (OpenTelemetry's GraphQL spans come from graphql-js only).
    */
   compiledQueries: boolean;
+  /** Executions of a query operation by graphql-js before it is compiled; 0: at its first. */
+  compileAfterExecutions: number;
 }
 
 export const DEFAULT_GRAPHQL_LIMITS: Readonly<GraphQLLimits> = {
@@ -59,6 +61,7 @@ export const DEFAULT_GRAPHQL_LIMITS: Readonly<GraphQLLimits> = {
   maxResponseNodes: 50_000,
   maxResponseBytes: 8 * 1024 * 1024,
   compiledQueries: true,
+  compileAfterExecutions: 10,
 };
 
 const nonNegativeInt = z.coerce.number().int().min(0);
@@ -75,6 +78,9 @@ const graphqlLimitVariables = {
     .enum(['on', 'off'])
     .default('on')
     .transform((value) => value === 'on'),
+  GRAPHQL_COMPILE_AFTER_EXECUTIONS: nonNegativeInt.default(
+    DEFAULT_GRAPHQL_LIMITS.compileAfterExecutions,
+  ),
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -493,6 +499,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxResponseNodes: e.GRAPHQL_MAX_RESPONSE_NODES,
       maxResponseBytes: e.GRAPHQL_MAX_RESPONSE_BYTES,
       compiledQueries: e.GRAPHQL_COMPILED_QUERIES,
+      compileAfterExecutions: e.GRAPHQL_COMPILE_AFTER_EXECUTIONS,
     },
     consoleSignUp: e.CONSOLE_SIGN_UP,
     cliSandboxTokens: e.CLI_SANDBOX_TOKENS,

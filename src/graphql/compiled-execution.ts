@@ -9,11 +9,10 @@ import {
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { GatewayContext } from './context.js';
 
-/** A document's operation seen once, not compiled yet. */
-const SEEN = Symbol('seen once');
-/** An operation graphql-jit cannot compile: graphql-js runs it every time. */
+/** An operation graphql-jit cannot compile (or a mutation): graphql-js runs it every time. */
 const UNCOMPILABLE = Symbol('uncompilable');
-type Slot = CompiledQuery | typeof SEEN | typeof UNCOMPILABLE;
+/** A compiled query, or how many times graphql-js has executed the operation so far. */
+type Slot = CompiledQuery | typeof UNCOMPILABLE | number;
 
 const stats = { compilations: 0, uncompilable: 0, compiledAnswers: 0, reexecuted: 0 };
 
@@ -27,21 +26,27 @@ export function compiledExecutionStats(): typeof stats {
 }
 
 /**
- * Executes queries with graphql-jit and everything else with graphql-js, to the same answer:
- * graphql-jit is about twice as fast on our resolvers (docs/benchmarks.md), but it orders an
- * answer's keys and words its errors its own way, so only an answer without errors is taken
- * from it. One with errors is computed again by graphql-js (a query only reads, so running it
- * twice changes nothing), over the same loaders and a fresh answer budget. Mutations are never
- * compiled: they must not run twice.
+ * Executes queries with graphql-jit and everything else with graphql-js, to the same answer.
+ * graphql-jit spends about a third less CPU on the P2 document with our resolvers
+ * (bench/graphql-execution.ts), but it orders an answer's keys and words its errors its own
+ * way, so only an answer without errors is taken from it. One with errors is computed again by
+ * graphql-js (a query only reads, so running it twice changes nothing), over the same loaders
+ * and a renewed answer budget. Mutations are never compiled: they must not run twice.
  *
- * An operation is compiled the second time its document is executed, so a document sent once
- * costs no compilation. Compiled queries hang off their parsed document, which the document
- * cache holds (src/graphql/document.ts): they are dropped with it, under the same bound.
+ * Compiling takes as long as a few dozen executions save (about 3 ms for the P2 document), so
+ * an operation is compiled once graphql-js has executed it `compileAfter` times: a document sent
+ * once or twice costs no compilation. Compiled queries hang off their parsed document, which
+ * the document cache holds (src/graphql/document.ts): they are dropped with it, under the same
+ * bound.
  */
 export class CompiledExecutor {
   private readonly operations = new WeakMap<DocumentNode, Map<string, Slot>>();
 
-  constructor(private readonly schema: GraphQLSchema) {}
+  constructor(
+    private readonly schema: GraphQLSchema,
+    /** Executions by graphql-js of a query operation before it is compiled. */
+    private readonly compileAfter: number,
+  ) {}
 
   readonly execute = async (args: ExecutionArgs): Promise<ExecutionResult> => {
     const compiled = this.compiled(args.document, args.operationName ?? undefined);
@@ -53,7 +58,7 @@ export class CompiledExecutor {
     }
     stats.reexecuted += 1;
     const context = args.contextValue as GatewayContext;
-    // A fresh budget: the first run's resolvers (even one still running) count against the old.
+    // The first run's resolvers counted against the old budget.
     context.answer = context.answer.renewed();
     return execute(args);
   };
@@ -65,12 +70,12 @@ export class CompiledExecutor {
       this.operations.set(document, slots);
     }
     const key = operationName ?? '';
-    const slot = slots.get(key);
-    if (slot === undefined) {
-      slots.set(key, SEEN);
+    const slot = slots.get(key) ?? 0;
+    if (typeof slot !== 'number') return slot === UNCOMPILABLE ? undefined : slot;
+    if (slot < this.compileAfter) {
+      slots.set(key, slot + 1);
       return undefined;
     }
-    if (slot !== SEEN) return slot === UNCOMPILABLE ? undefined : slot;
     const compiled = this.compile(document, operationName);
     slots.set(key, compiled ?? UNCOMPILABLE);
     return compiled;

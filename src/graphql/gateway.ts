@@ -78,7 +78,7 @@ interface AuthenticatedRequest extends PlainRequest {
  * `POST /graphql`: bearer authentication first (so an unauthenticated caller never reaches the
  * parser), then a size-limited JSON body, then graphql-http over the schema. Documents come from
  * a cache of parsed and validated queries; the cost limit, which depends on the variables, is
- * checked for every request that has any. A query sent again runs as compiled by graphql-jit,
+ * checked for every request that has any. A query sent repeatedly runs as compiled by graphql-jit,
  * to the answer graphql-js gives (src/graphql/compiled-execution.ts).
  */
 export function graphqlRouter<Context extends GatewayContext>(
@@ -97,7 +97,9 @@ export function graphqlGateway<Context extends GatewayContext>(
   const costs = new CostLimit(schema, limits.maxCost);
   const formatError = countingGraphQLErrors(formatGraphQLError);
   const answerLimits = { maxNodes: limits.maxResponseNodes, maxBytes: limits.maxResponseBytes };
-  const compiled = limits.compiledQueries ? new CompiledExecutor(schema) : undefined;
+  const compiled = limits.compiledQueries
+    ? new CompiledExecutor(schema, limits.compileAfterExecutions)
+    : undefined;
 
   const handleRequest = createHandler<AuthenticatedRequest, GatewayContext, Context>({
     schema,

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { buildSchema, parse } from 'graphql';
 import { ManualClock } from '../../src/clock.js';
-import { compiledExecutionStats } from '../../src/graphql/compiled-execution.js';
+import { CompiledExecutor, compiledExecutionStats } from '../../src/graphql/compiled-execution.js';
 import type { Principal } from '../../src/graphql/context.js';
 import { EVENTS_BY_ID } from '../../bench/operations.js';
 import { describeEachDialect } from '../support/databases.js';
@@ -179,7 +180,11 @@ describeEachDialect(
           clock: new ManualClock(Date.UTC(2026, 2, 1, 14, 40)),
           authenticate: async (token) => principals[token] ?? null,
           // One public URL for all, since it is in the answers (lobby URLs).
-          env: { PUBLIC_URL: 'https://interviews.example.com', ...env },
+          env: {
+            PUBLIC_URL: 'https://interviews.example.com',
+            GRAPHQL_COMPILE_AFTER_EXECUTIONS: '1',
+            ...env,
+          },
         });
       const small = { GRAPHQL_MAX_RESPONSE_NODES: '40' };
       reference = await start({ GRAPHQL_COMPILED_QUERIES: 'off' });
@@ -445,3 +450,37 @@ describeEachDialect(
     });
   },
 );
+
+describe('when an operation is compiled', () => {
+  const schema = buildSchema('type Query { hello: String } type Mutation { touch: Int }');
+  const rootValue = { hello: 'world', touch: 1 };
+
+  /** Executes `query` `times` times, parsed once: a document of its own, like a cached one. */
+  async function run(executor: CompiledExecutor, query: string, times: number) {
+    const document = parse(query);
+    const before = compiledExecutionStats();
+    for (let time = 0; time < times; time += 1) {
+      const result = await executor.execute({ schema, document, rootValue });
+      assert.equal(result.errors, undefined);
+    }
+    const after = compiledExecutionStats();
+    return {
+      compilations: after.compilations - before.compilations,
+      compiledAnswers: after.compiledAnswers - before.compiledAnswers,
+    };
+  }
+
+  it('once graphql-js has executed it compileAfter times, and only once', async () => {
+    const executor = new CompiledExecutor(schema, 3);
+    assert.deepEqual(await run(executor, '{ hello }', 3), { compilations: 0, compiledAnswers: 0 });
+    assert.deepEqual(await run(executor, '{ hello }', 6), { compilations: 1, compiledAnswers: 3 });
+    const atFirst = new CompiledExecutor(schema, 0);
+    assert.deepEqual(await run(atFirst, '{ hello }', 2), { compilations: 1, compiledAnswers: 2 });
+  });
+
+  it('never for a mutation', async () => {
+    const executor = new CompiledExecutor(schema, 0);
+    const counts = await run(executor, 'mutation { touch }', 3);
+    assert.deepEqual(counts, { compilations: 0, compiledAnswers: 0 });
+  });
+});

@@ -397,6 +397,7 @@ describe('GraphQL limit settings', () => {
         GRAPHQL_MAX_RESPONSE_NODES: '300',
         GRAPHQL_MAX_RESPONSE_BYTES: '4096',
         GRAPHQL_COMPILED_QUERIES: 'off',
+        GRAPHQL_COMPILE_AFTER_EXECUTIONS: '0',
       }).graphql,
       {
         maxDepth: 8,
@@ -407,6 +408,7 @@ describe('GraphQL limit settings', () => {
         maxResponseNodes: 300,
         maxResponseBytes: 4096,
         compiledQueries: false,
+        compileAfterExecutions: 0,
       },
     );
     assert.throws(
