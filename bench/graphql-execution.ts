@@ -6,7 +6,7 @@
  * answer budget), as the gateway gives it. Both must answer the same JSON text. Also how long
  * compiling the document takes, which the gateway does once per document and operation.
  *
- *   npx tsx bench/graphql-execution.ts [sqlite|postgresql] [executions per round]
+ *   npx tsx bench/graphql-execution.ts [sqlite|postgres] [executions per round] [in flight]
  */
 import assert from 'node:assert/strict';
 import { execute, parse, type ExecutionArgs, type ExecutionResult } from 'graphql';
@@ -31,6 +31,8 @@ import { EVENTS_BY_ID } from './operations.js';
 
 const dialect = (process.argv[2] ?? 'sqlite') as Dialect;
 const executions = Number(process.argv[3] ?? 2000);
+/** Executions in flight at once, as concurrent requests interleave in a worker. */
+const concurrency = Number(process.argv[4] ?? 1);
 const ROUNDS = 5;
 
 const database = await createTestDatabase(dialect);
@@ -87,7 +89,14 @@ try {
     for (const [name, run] of Object.entries(executors)) {
       const startedCpu = process.cpuUsage();
       const startedAt = performance.now();
-      for (let i = 0; i < executions; i += 1) await run(args());
+      let started = 0;
+      const lane = async () => {
+        while (started < executions) {
+          started += 1;
+          await run(args());
+        }
+      };
+      await Promise.all(Array.from({ length: concurrency }, lane));
       const wall = ((performance.now() - startedAt) * 1000) / executions;
       const used = process.cpuUsage(startedCpu);
       const cpu = (used.user + used.system) / executions;
@@ -102,7 +111,9 @@ try {
     compileQuery(schema, fresh, 'EventsById');
     compilations.push((performance.now() - startedAt) * 1000);
   }
-  console.log(`${dialect}, ${ROUNDS} rounds of ${executions} executions of EVENTS_BY_ID`);
+  console.log(
+    `${dialect}, ${ROUNDS} rounds of ${executions} executions of EVENTS_BY_ID, ${concurrency} at once`,
+  );
   console.log(`compiling it (once per document): median ${median(compilations).toFixed(0)} µs`);
   for (const [name, { wall, cpu }] of Object.entries(measured)) {
     console.log(
