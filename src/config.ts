@@ -33,6 +33,13 @@ export interface GraphQLLimits {
   maxResponseNodes: number;
   /** Largest answer in bytes (estimated while it executes). */
   maxResponseBytes: number;
+  /**
+   * Queries sent repeatedly run as compiled by graphql-jit (src/graphql/compiled-execution.ts);
+   * false: graphql-js runs everything (OpenTelemetry's GraphQL spans come from graphql-js only).
+   */
+  compiledQueries: boolean;
+  /** Executions of a query operation by graphql-js before it is compiled; 0: at its first. */
+  compileAfterExecutions: number;
 }
 
 export const DEFAULT_GRAPHQL_LIMITS: Readonly<GraphQLLimits> = {
@@ -54,6 +61,8 @@ export const DEFAULT_GRAPHQL_LIMITS: Readonly<GraphQLLimits> = {
   // only an answer that really grows past these is refused.
   maxResponseNodes: 50_000,
   maxResponseBytes: 8 * 1024 * 1024,
+  compiledQueries: true,
+  compileAfterExecutions: 10,
 };
 
 const nonNegativeInt = z.coerce.number().int().min(0);
@@ -66,6 +75,13 @@ const graphqlLimitVariables = {
   GRAPHQL_DOCUMENT_CACHE_SIZE: nonNegativeInt.default(DEFAULT_GRAPHQL_LIMITS.documentCacheSize),
   GRAPHQL_MAX_RESPONSE_NODES: positiveInt.default(DEFAULT_GRAPHQL_LIMITS.maxResponseNodes),
   GRAPHQL_MAX_RESPONSE_BYTES: positiveInt.default(DEFAULT_GRAPHQL_LIMITS.maxResponseBytes),
+  GRAPHQL_COMPILED_QUERIES: z
+    .enum(['on', 'off'])
+    .default('on')
+    .transform((value) => value === 'on'),
+  GRAPHQL_COMPILE_AFTER_EXECUTIONS: nonNegativeInt.default(
+    DEFAULT_GRAPHQL_LIMITS.compileAfterExecutions,
+  ),
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -566,6 +582,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       documentCacheSize: e.GRAPHQL_DOCUMENT_CACHE_SIZE,
       maxResponseNodes: e.GRAPHQL_MAX_RESPONSE_NODES,
       maxResponseBytes: e.GRAPHQL_MAX_RESPONSE_BYTES,
+      compiledQueries: e.GRAPHQL_COMPILED_QUERIES,
+      compileAfterExecutions: e.GRAPHQL_COMPILE_AFTER_EXECUTIONS,
     },
     consoleSignUp: e.CONSOLE_SIGN_UP,
     cliSandboxTokens: e.CLI_SANDBOX_TOKENS,

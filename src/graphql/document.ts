@@ -24,7 +24,8 @@ export type DocumentLimits = Pick<
 /**
  * Query text the cache may hold per entry on average. A parsed document takes about a hundred
  * times its text in memory, so this caps the cache at roughly 50 kB per entry however large the
- * documents sent to it are.
+ * documents sent to it are; a query executed often enough to be compiled
+ * (src/graphql/compiled-execution.ts) keeps about as much again beside its document.
  */
 const CACHED_CHARACTERS_PER_ENTRY = 500;
 

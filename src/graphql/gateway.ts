@@ -34,6 +34,7 @@ import {
   recordGraphQLError,
   timingGraphQLRequests,
 } from '../observability/graphql-metrics.js';
+import { CompiledExecutor } from './compiled-execution.js';
 import type { ContextFactory, GatewayContext, Principal } from './context.js';
 import { DocumentCache } from './document.js';
 import {
@@ -80,7 +81,8 @@ interface AuthenticatedRequest extends PlainRequest {
  * `POST /graphql`: bearer authentication first (so an unauthenticated caller never reaches the
  * parser), then a size-limited JSON body, then graphql-http over the schema. Documents come from
  * a cache of parsed and validated queries; the cost limit, which depends on the variables, is
- * checked for every request that has any.
+ * checked for every request that has any. A query sent repeatedly runs as compiled by graphql-jit,
+ * to the answer graphql-js gives (src/graphql/compiled-execution.ts).
  */
 export function graphqlRouter<Context extends GatewayContext>(
   options: GatewayOptions<Context>,
@@ -98,9 +100,13 @@ export function graphqlGateway<Context extends GatewayContext>(
   const costs = new CostLimit(schema, limits.maxCost, options.listItems);
   const formatError = countingGraphQLErrors(formatGraphQLError);
   const answerLimits = { maxNodes: limits.maxResponseNodes, maxBytes: limits.maxResponseBytes };
+  const compiled = limits.compiledQueries
+    ? new CompiledExecutor(schema, limits.compileAfterExecutions)
+    : undefined;
 
   const handleRequest = createHandler<AuthenticatedRequest, GatewayContext, Context>({
     schema,
+    ...(compiled && { execute: compiled.execute }),
     parseRequestParams: (req) => readRequestParams(req.raw.body),
     // Returning arguments here replaces graphql-http's own parse and validate steps.
     onSubscribe: (req, params) => {

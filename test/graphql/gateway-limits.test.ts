@@ -395,6 +395,8 @@ describe('GraphQL limit settings', () => {
         GRAPHQL_DOCUMENT_CACHE_SIZE: '0',
         GRAPHQL_MAX_RESPONSE_NODES: '300',
         GRAPHQL_MAX_RESPONSE_BYTES: '4096',
+        GRAPHQL_COMPILED_QUERIES: 'off',
+        GRAPHQL_COMPILE_AFTER_EXECUTIONS: '0',
       }).graphql,
       {
         maxDepth: 8,
@@ -404,6 +406,8 @@ describe('GraphQL limit settings', () => {
         documentCacheSize: 0,
         maxResponseNodes: 300,
         maxResponseBytes: 4096,
+        compiledQueries: false,
+        compileAfterExecutions: 0,
       },
     );
     assert.throws(

@@ -35,6 +35,11 @@ export class AnswerBudget {
 
   constructor(private readonly limits: AnswerLimits) {}
 
+  /** A new budget with the same limits, for an answer computed again from the start. */
+  renewed(): AnswerBudget {
+    return new AnswerBudget(this.limits);
+  }
+
   get exceeded(): boolean {
     return this.exceededBy !== undefined;
   }
