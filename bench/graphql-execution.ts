@@ -14,11 +14,12 @@ import { compileQuery } from 'graphql-jit';
 import { CompiledExecutor } from '../src/graphql/compiled-execution.js';
 import type { GatewayContext } from '../src/graphql/context.js';
 import { AnswerBudget, countAnswers } from '../src/graphql/limits/answer-size.js';
-import { buildSchema } from '../src/graphql/schema.js';
+import { composeApis } from '../src/graphql/api-registry.js';
 import { composeInterviews } from '../src/interviews/compose.js';
 import type { InterviewContext } from '../src/interviews/context.js';
-import { interviewResolvers } from '../src/interviews/resolvers/index.js';
+import { interviewApi } from '../src/interviews/graphql-api.js';
 import { composeRecordings } from '../src/recordings/compose.js';
+import { NO_WEBHOOKS } from '../src/webhooks/outbox.js';
 import { testAccounts, testSharedDependencies } from '../test/support/compose.js';
 import { createTestDatabase, type Dialect } from '../test/support/databases.js';
 import {
@@ -44,9 +45,10 @@ try {
   const interviews = composeInterviews(shared, {
     accounts: testAccounts(db),
     recordings: composeRecordings(shared),
+    outbox: NO_WEBHOOKS,
   });
   const schema = countAnswers(
-    buildSchema(interviewResolvers),
+    composeApis([interviewApi(interviews)]).schema,
     (context) => (context as GatewayContext).answer,
   );
   const document = parse(EVENTS_BY_ID);
@@ -69,7 +71,7 @@ try {
       settle: interviews.settleNow(),
     } satisfies InterviewContext,
   });
-  const compiled = new CompiledExecutor(schema, 1);
+  const compiled = new CompiledExecutor(schema, 1, limits.compiledQueriesMax);
   const executors: Record<string, (args: ExecutionArgs) => Promise<ExecutionResult>> = {
     'graphql-js': async (a) => execute(a),
     'graphql-jit (gateway executor)': compiled.execute,

@@ -40,6 +40,8 @@ export interface GraphQLLimits {
   compiledQueries: boolean;
   /** Executions of a query operation by graphql-js before it is compiled; 0: at its first. */
   compileAfterExecutions: number;
+  /** Compiled queries a process keeps; past it the least recently used is dropped. */
+  compiledQueriesMax: number;
 }
 
 export const DEFAULT_GRAPHQL_LIMITS: Readonly<GraphQLLimits> = {
@@ -63,6 +65,9 @@ export const DEFAULT_GRAPHQL_LIMITS: Readonly<GraphQLLimits> = {
   maxResponseBytes: 8 * 1024 * 1024,
   compiledQueries: true,
   compileAfterExecutions: 10,
+  // A compiled query holds about as much as its parsed document again (25 kB for the P2
+  // document, 70 kB for one that selects every field): 200 of them stay under 15 MB.
+  compiledQueriesMax: 200,
 };
 
 const nonNegativeInt = z.coerce.number().int().min(0);
@@ -82,6 +87,9 @@ const graphqlLimitVariables = {
   GRAPHQL_COMPILE_AFTER_EXECUTIONS: nonNegativeInt.default(
     DEFAULT_GRAPHQL_LIMITS.compileAfterExecutions,
   ),
+  GRAPHQL_COMPILED_QUERIES_MAX: positiveInt
+    .max(100_000)
+    .default(DEFAULT_GRAPHQL_LIMITS.compiledQueriesMax),
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -584,6 +592,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxResponseBytes: e.GRAPHQL_MAX_RESPONSE_BYTES,
       compiledQueries: e.GRAPHQL_COMPILED_QUERIES,
       compileAfterExecutions: e.GRAPHQL_COMPILE_AFTER_EXECUTIONS,
+      compiledQueriesMax: e.GRAPHQL_COMPILED_QUERIES_MAX,
     },
     consoleSignUp: e.CONSOLE_SIGN_UP,
     cliSandboxTokens: e.CLI_SANDBOX_TOKENS,

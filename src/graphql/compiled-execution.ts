@@ -36,16 +36,20 @@ export function compiledExecutionStats(): typeof stats {
  * Compiling takes as long as a few dozen executions save (about 3 ms for the P2 document), so
  * an operation is compiled once graphql-js has executed it `compileAfter` times: a document sent
  * once or twice costs no compilation. Compiled queries hang off their parsed document, which
- * the document cache holds (src/graphql/document.ts): they are dropped with it, under the same
- * bound.
+ * the document cache holds (src/graphql/document.ts): they are dropped with it; and at most
+ * `mostCompiled` are kept at once, the least recently used dropped first (its operation counts
+ * its executions again from zero).
  */
 export class CompiledExecutor {
   private readonly operations = new WeakMap<DocumentNode, Map<string, Slot>>();
+  /** Every compiled query kept, least recently used first, with the slot that holds it. */
+  private readonly kept = new Map<CompiledQuery, { slots: Map<string, Slot>; key: string }>();
 
   constructor(
     private readonly schema: GraphQLSchema,
     /** Executions by graphql-js of a query operation before it is compiled. */
     private readonly compileAfter: number,
+    private readonly mostCompiled: number,
   ) {}
 
   readonly execute = async (args: ExecutionArgs): Promise<ExecutionResult> => {
@@ -71,14 +75,37 @@ export class CompiledExecutor {
     }
     const key = operationName ?? '';
     const slot = slots.get(key) ?? 0;
-    if (typeof slot !== 'number') return slot === UNCOMPILABLE ? undefined : slot;
+    if (slot === UNCOMPILABLE) return undefined;
+    if (typeof slot !== 'number') {
+      const holder = this.kept.get(slot);
+      if (holder) {
+        this.kept.delete(slot);
+        this.kept.set(slot, holder);
+      }
+      return slot;
+    }
     if (slot < this.compileAfter) {
       slots.set(key, slot + 1);
       return undefined;
     }
     const compiled = this.compile(document, operationName);
     slots.set(key, compiled ?? UNCOMPILABLE);
+    if (compiled) this.keep(compiled, slots, key);
     return compiled;
+  }
+
+  private keep(compiled: CompiledQuery, slots: Map<string, Slot>, key: string): void {
+    this.kept.set(compiled, { slots, key });
+    for (const [oldest, holder] of this.kept) {
+      if (this.kept.size <= this.mostCompiled) break;
+      this.kept.delete(oldest);
+      if (holder.slots.get(holder.key) === oldest) holder.slots.set(holder.key, 0);
+    }
+  }
+
+  /** Compiled queries kept now (tests). */
+  get compiledCount(): number {
+    return this.kept.size;
   }
 
   private compile(document: DocumentNode, operationName?: string): CompiledQuery | undefined {

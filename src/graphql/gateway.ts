@@ -101,7 +101,7 @@ export function graphqlGateway<Context extends GatewayContext>(
   const formatError = countingGraphQLErrors(formatGraphQLError);
   const answerLimits = { maxNodes: limits.maxResponseNodes, maxBytes: limits.maxResponseBytes };
   const compiled = limits.compiledQueries
-    ? new CompiledExecutor(schema, limits.compileAfterExecutions)
+    ? new CompiledExecutor(schema, limits.compileAfterExecutions, limits.compiledQueriesMax)
     : undefined;
 
   const handleRequest = createHandler<AuthenticatedRequest, GatewayContext, Context>({

@@ -471,15 +471,38 @@ describe('when an operation is compiled', () => {
   }
 
   it('once graphql-js has executed it compileAfter times, and only once', async () => {
-    const executor = new CompiledExecutor(schema, 3);
+    const executor = new CompiledExecutor(schema, 3, 10);
     assert.deepEqual(await run(executor, '{ hello }', 3), { compilations: 0, compiledAnswers: 0 });
     assert.deepEqual(await run(executor, '{ hello }', 6), { compilations: 1, compiledAnswers: 3 });
-    const atFirst = new CompiledExecutor(schema, 0);
+    const atFirst = new CompiledExecutor(schema, 0, 10);
     assert.deepEqual(await run(atFirst, '{ hello }', 2), { compilations: 1, compiledAnswers: 2 });
   });
 
+  it('keeps at most mostCompiled, dropping the least recently used', async () => {
+    const executor = new CompiledExecutor(schema, 0, 2);
+    const documents = new Map(
+      ['{ hello }', '{ a: hello }', '{ b: hello }'].map((q) => [q, parse(q)]),
+    );
+    const once = async (query: string) => {
+      const before = compiledExecutionStats().compilations;
+      const result = await executor.execute({ schema, document: documents.get(query)!, rootValue });
+      assert.equal(result.errors, undefined);
+      return compiledExecutionStats().compilations - before;
+    };
+    assert.equal(await once('{ hello }'), 1);
+    assert.equal(await once('{ a: hello }'), 1);
+    assert.equal(await once('{ hello }'), 0);
+    assert.equal(executor.compiledCount, 2);
+    // A third compiles and `{ a: hello }`, used least recently, is dropped: it compiles again.
+    assert.equal(await once('{ b: hello }'), 1);
+    assert.equal(executor.compiledCount, 2);
+    assert.equal(await once('{ hello }'), 0);
+    assert.equal(await once('{ a: hello }'), 1);
+    assert.equal(executor.compiledCount, 2);
+  });
+
   it('never for a mutation', async () => {
-    const executor = new CompiledExecutor(schema, 0);
+    const executor = new CompiledExecutor(schema, 0, 10);
     const counts = await run(executor, 'mutation { touch }', 3);
     assert.deepEqual(counts, { compilations: 0, compiledAnswers: 0 });
   });
