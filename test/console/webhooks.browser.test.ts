@@ -1,22 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { readdirSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { Webhook } from 'standardwebhooks';
 import { browserSession, captureBothWidths } from '../support/browser.js';
 
 const PASSWORD = 'correct horse battery staple';
-
-/**
- * Whether the server delivers yet: the delivery worker (issue 20) lands in src/webhooks/ beside
- * the management this test drives. Until then a test event stays pending, and the test checks
- * only that; once a worker is there, it must reach the receiver, verified.
- */
-const DELIVERY_WORKER_PRESENT = readdirSync(
-  fileURLToPath(new URL('../../src/webhooks/', import.meta.url)),
-).some((file) => /worker/.test(file));
 
 interface Received {
   headers: IncomingHttpHeaders;
@@ -126,20 +115,14 @@ describe('console Webhooks tab in Chromium [sqlite]', function () {
     assert.equal(await log.count(), 1);
     assert.match(await log.first().innerText(), /webhook\.test\.v1/);
 
-    if (DELIVERY_WORKER_PRESENT) {
-      await until(() => receiver.received.length >= 1, 'the test event at the receiver');
-      const [first] = receiver.received;
-      const event = verified(secret, first!) as { type: string; data: Record<string, unknown> };
-      assert.equal(event.type, 'webhook.test.v1');
-      await until(async () => {
-        await page.reload();
-        return /Delivered/.test(await log.first().innerText());
-      }, 'the delivery log to say Delivered');
-    } else {
-      // Until the delivery worker is composed nothing delivers: the log says so.
-      assert.match(await log.first().innerText(), /Pending/);
-      console.log('      ! no delivery worker in src/webhooks/ yet: delivery not checked');
-    }
+    await until(() => receiver.received.length >= 1, 'the test event at the receiver');
+    const [first] = receiver.received;
+    const event = verified(secret, first!) as { type: string; data: Record<string, unknown> };
+    assert.equal(event.type, 'webhook.test.v1');
+    await until(async () => {
+      await page.reload();
+      return /Delivered/.test(await log.first().innerText());
+    }, 'the delivery log to say Delivered');
     await captureBothWidths(page, 'webhooks', 'delivery-log');
 
     await log
@@ -150,12 +133,10 @@ describe('console Webhooks tab in Chromium [sqlite]', function () {
     await captureBothWidths(page, 'webhooks', 'delivery');
     await page.getByRole('button', { name: 'Resend' }).click();
     await page.getByRole('status').filter({ hasText: 'same webhook-id' }).waitFor();
-    if (DELIVERY_WORKER_PRESENT) {
-      await until(() => receiver.received.length >= 2, 'the resent test event');
-      const [first, again] = receiver.received;
-      assert.equal(again!.headers['webhook-id'], first!.headers['webhook-id']);
-      verified(secret, again!);
-    }
+    await until(() => receiver.received.length >= 2, 'the resent test event');
+    const [original, again] = receiver.received;
+    assert.equal(again!.headers['webhook-id'], original!.headers['webhook-id']);
+    verified(secret, again!);
 
     await page.goto(endpointPage);
     await page.getByRole('button', { name: 'Rotate secret' }).click();
@@ -168,15 +149,13 @@ describe('console Webhooks tab in Chromium [sqlite]', function () {
       /previous secret also signs until/,
     );
     await captureBothWidths(page, 'webhooks', 'rotated');
-    if (DELIVERY_WORKER_PRESENT) {
-      const before = receiver.received.length;
-      await page.getByRole('button', { name: 'Send test event' }).click();
-      await until(() => receiver.received.length > before, 'a test event after the rotation');
-      const latest = receiver.received.at(-1)!;
-      // Both secrets sign during the overlap: receivers on either verify it.
-      verified(rotated, latest);
-      verified(secret, latest);
-    }
+    const before = receiver.received.length;
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    await until(() => receiver.received.length > before, 'a test event after the rotation');
+    const latest = receiver.received.at(-1)!;
+    // Both secrets sign during the overlap: receivers on either verify it.
+    verified(rotated, latest);
+    verified(secret, latest);
 
     await tabs.getByRole('link', { name: 'Webhooks' }).click();
     await page.getByRole('link', { name: receiver.url }).waitFor();
