@@ -310,6 +310,11 @@ const webhookVariables = {
   WEBHOOK_CONCURRENCY_PER_ENDPOINT: positiveInt.max(100).default(8),
   /** How often a process looks for due deliveries it was not told about (others' commits). */
   WEBHOOK_POLL_MS: positiveInt.max(60_000).default(1000),
+  /** `off`: this process delivers nothing (others sharing the database do). */
+  WEBHOOK_DELIVERY_WORKER: z
+    .enum(['on', 'off'])
+    .default('on')
+    .transform((value) => value === 'on'),
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -515,6 +520,8 @@ export interface WebhookSettings {
   concurrency: number;
   concurrencyPerEndpoint: number;
   pollMs: number;
+  /** Whether this process runs a delivery worker (WEBHOOK_DELIVERY_WORKER). */
+  deliveryWorker: boolean;
 }
 
 export interface RateLimit {
@@ -634,6 +641,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       concurrency: e.WEBHOOK_CONCURRENCY,
       concurrencyPerEndpoint: e.WEBHOOK_CONCURRENCY_PER_ENDPOINT,
       pollMs: e.WEBHOOK_POLL_MS,
+      deliveryWorker: e.WEBHOOK_DELIVERY_WORKER,
     },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
   };

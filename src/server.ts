@@ -258,14 +258,14 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const url = `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${port}`;
   const metricsUrl = await metrics?.listen();
   const sweeper = interviews.startSweeping();
-  const delivery = webhooks.startDelivering();
+  const delivery = config.webhooks.deliveryWorker ? webhooks.startDelivering() : undefined;
 
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
       shuttingDown = true;
       const sweeperStopped = sweeper?.stop();
-      const deliveryStopped = delivery.stop();
+      const deliveryStopped = delivery?.stop();
       // Live connections are upgraded sockets that server.close() does not wait for.
       const roomClosed = room.close();
       const forceClose = setTimeout(() => {

@@ -47,7 +47,7 @@ function verified(secret: string, delivery: Received): unknown {
 }
 
 describe('console Webhooks tab in Chromium [sqlite]', function () {
-  const session = browserSession('webhooks');
+  const session = browserSession('webhooks', { WEBHOOK_DELIVERY_WORKER: 'on' });
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
   before(async () => {

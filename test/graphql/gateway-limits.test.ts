@@ -397,6 +397,7 @@ describe('GraphQL limit settings', () => {
         GRAPHQL_MAX_RESPONSE_BYTES: '4096',
         GRAPHQL_COMPILED_QUERIES: 'off',
         GRAPHQL_COMPILE_AFTER_EXECUTIONS: '0',
+        GRAPHQL_COMPILED_QUERIES_MAX: '5',
       }).graphql,
       {
         maxDepth: 8,
@@ -408,6 +409,7 @@ describe('GraphQL limit settings', () => {
         maxResponseBytes: 4096,
         compiledQueries: false,
         compileAfterExecutions: 0,
+        compiledQueriesMax: 5,
       },
     );
     assert.throws(

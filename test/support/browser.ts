@@ -130,7 +130,10 @@ export interface BrowserSession {
  * Registers mocha hooks that start the real service on a fresh SQLite database and a Chromium
  * page for it (skipping the suite when Chromium is missing), and tear both down afterwards.
  */
-export function browserSession(artifactPrefix: string): BrowserSession {
+export function browserSession(
+  artifactPrefix: string,
+  env: Record<string, string> = {},
+): BrowserSession {
   let browser: Browser | null = null;
   let database: Awaited<ReturnType<typeof createTestDatabase>> | undefined;
   let service: Awaited<ReturnType<typeof startTestService>> | undefined;
@@ -148,7 +151,7 @@ export function browserSession(artifactPrefix: string): BrowserSession {
     if (!browser) this.skip();
     mkdirSync(ARTIFACTS_DIR, { recursive: true });
     database = await createTestDatabase('sqlite');
-    service = await startTestService(database);
+    service = await startTestService(database, { env });
     session.url = service.url;
     session.page = await browser.newPage();
   });

@@ -62,6 +62,9 @@ export async function startTestService(
       KEY_ENCRYPTION_SECRET: TEST_KEY_ENCRYPTION_SECRET,
       // Tests drive time with a ManualClock and sweep explicitly; no timer sweeps behind them.
       SWEEP_INTERVAL_MS: '0',
+      // Nor does a delivery worker poll behind tests that count statements; those about
+      // webhooks turn it on.
+      WEBHOOK_DELIVERY_WORKER: 'off',
       ...options.env,
     }),
     database: database.config,
