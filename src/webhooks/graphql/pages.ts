@@ -44,9 +44,7 @@ export function endpointPage(
   // Sorted here too, so that ties on createdAt follow the cursor's order whatever the collation.
   const ordered = [...endpoints].sort((a, b) => (comesAfter(a, b) ? 1 : -1));
   const following = after ? ordered.filter((endpoint) => comesAfter(endpoint, after)) : ordered;
-  const edges = following
-    .slice(0, size)
-    .map((node) => ({ node, cursor: endpointCursor(node) }));
+  const edges = following.slice(0, size).map((node) => ({ node, cursor: endpointCursor(node) }));
   return { ...connectionOf(edges, following.length > size), totalCount: endpoints.length };
 }
 

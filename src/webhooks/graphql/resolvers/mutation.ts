@@ -80,8 +80,11 @@ export const Mutation: Pick<MutationResolvers<WebhooksContext>, WebhookMutations
   },
   sendWebhookTestEvent: async (_root, { input }, context) => ({
     delivery:
-      (await context.webhooks.endpoints.sendTest(callingApp(context), input.id, actorOf(context))) ??
-      null,
+      (await context.webhooks.endpoints.sendTest(
+        callingApp(context),
+        input.id,
+        actorOf(context),
+      )) ?? null,
   }),
   resendWebhookDelivery: async (_root, { input }, context) => ({
     delivery: await context.webhooks.endpoints.resend(
