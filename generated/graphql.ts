@@ -2,8 +2,9 @@
 // change the SDL files under schema/ and run `npm run generate:graphql`.
 import type { OffsetDateTime } from '../src/graphql/scalars/date-time.js';
 import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
-import type { EventRow, InterviewerRow, IntervieweeRow, InterviewRecordRow, InterviewOutcomeRow } from '../src/db/rows.js';
+import type { EventRow, InterviewerRow, IntervieweeRow, InterviewRecordRow, InterviewOutcomeRow, WebhookDeliveryRow, WebhookAttemptRow } from '../src/db/rows.js';
 import type { EventPage } from '../src/interviews/event-page.js';
+import type { EndpointView } from '../src/webhooks/endpoint-service.js';
 import type { GatewayContext } from '../src/graphql/context.js';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -140,11 +141,84 @@ export type CreateVirtualInterviewEventPayload = {
   event: VirtualInterviewEvent;
 };
 
+/** A webhook endpoint to register. */
+export type CreateWebhookEndpointInput = {
+  /** What receives these events (at most 500 characters). */
+  description?: InputMaybe<Scalars['String']['input']>;
+  /**
+   * The employers whose events to deliver; empty or omitted for every employer of the app. An
+   * unknown employer is rejected with `BAD_USER_INPUT`.
+   */
+  employerIds?: InputMaybe<Array<Scalars['ID']['input']>>;
+  /**
+   * The event types to deliver, each with its `.v1` (such as `interview.event.created.v1`, the list
+   * is in docs/webhooks.md); empty or omitted for every type. An unknown type is rejected with
+   * `BAD_USER_INPUT`.
+   */
+  eventTypes?: InputMaybe<Array<Scalars['String']['input']>>;
+  /**
+   * Where to POST deliveries: `https` in production, and not a loopback, private, link-local or
+   * metadata address.
+   */
+  url: Scalars['WebUrl']['input'];
+};
+
+/** The registered endpoint and its signing secret. */
+export type CreateWebhookEndpointPayload = {
+  __typename?: 'CreateWebhookEndpointPayload';
+  /** The endpoint as registered. */
+  endpoint: WebhookEndpoint;
+  /**
+   * The endpoint's `whsec_` signing secret. It is shown only in this answer and can never be read
+   * again: store it now (a lost secret is replaced with `rotateWebhookEndpointSecret`).
+   */
+  secret: Scalars['String']['output'];
+};
+
+/** The endpoint to delete. */
+export type DeleteWebhookEndpointInput = {
+  /** The endpoint's id. */
+  id: Scalars['ID']['input'];
+};
+
+/** What was deleted. */
+export type DeleteWebhookEndpointPayload = {
+  __typename?: 'DeleteWebhookEndpointPayload';
+  /** The id the deleted endpoint had. */
+  deletedEndpointId: Scalars['ID']['output'];
+};
+
+/** The endpoint to disable. */
+export type DisableWebhookEndpointInput = {
+  /** The endpoint's id. */
+  id: Scalars['ID']['input'];
+};
+
+/** The endpoint, disabled. */
+export type DisableWebhookEndpointPayload = {
+  __typename?: 'DisableWebhookEndpointPayload';
+  /** The endpoint as it is now. */
+  endpoint: WebhookEndpoint;
+};
+
 /** A job the employer posted on the platform, referred to by its id. */
 export type EmployerJob = {
   __typename?: 'EmployerJob';
   /** Id of the employer's job. */
   id: Scalars['ID']['output'];
+};
+
+/** The endpoint to enable. */
+export type EnableWebhookEndpointInput = {
+  /** The endpoint's id. */
+  id: Scalars['ID']['input'];
+};
+
+/** The endpoint, enabled. */
+export type EnableWebhookEndpointPayload = {
+  __typename?: 'EnableWebhookEndpointPayload';
+  /** The endpoint as it is now. */
+  endpoint: WebhookEndpoint;
 };
 
 /**
@@ -193,6 +267,67 @@ export type Mutation = {
    */
   createVirtualInterviewEvent: CreateVirtualInterviewEventPayload;
   /**
+   * Registers a webhook endpoint for the calling app. The answer carries the endpoint's signing
+   * secret: this is the only time it is shown; store it safely. In production the URL must be
+   * `https` and must not point at a loopback, private, link-local or metadata address. An app may
+   * have a limited number of endpoints (20 by default); past it, `BAD_USER_INPUT`.
+   *
+   * Needs the app's own client-credentials token (no `employer`, no user), else `FORBIDDEN`.
+   */
+  createWebhookEndpoint: CreateWebhookEndpointPayload;
+  /**
+   * Deletes an endpoint with its deliveries and their attempts. An unknown id gives `NOT_FOUND`.
+   *
+   * Needs the app's own client-credentials token (no `employer`, no user), else `FORBIDDEN`.
+   */
+  deleteWebhookEndpoint: DeleteWebhookEndpointPayload;
+  /**
+   * Stops deliveries to an endpoint until it is enabled again; what happens meanwhile is not
+   * delivered to it. An unknown id gives `NOT_FOUND`.
+   *
+   * Needs the app's own client-credentials token (no `employer`, no user), else `FORBIDDEN`.
+   */
+  disableWebhookEndpoint: DisableWebhookEndpointPayload;
+  /**
+   * Turns deliveries to an endpoint back on and forgets the failures that disabled it. Enabling
+   * an enabled endpoint changes nothing else. An unknown id gives `NOT_FOUND`.
+   *
+   * Needs the app's own client-credentials token (no `employer`, no user), else `FORBIDDEN`.
+   */
+  enableWebhookEndpoint: EnableWebhookEndpointPayload;
+  /**
+   * Puts every `FAILED` delivery of an endpoint created at or after `since` back in the queue,
+   * each with a fresh retry schedule and keeping its `webhook-id`. A disabled endpoint, or a `since`
+   * in the future, is refused with `BAD_USER_INPUT`; an unknown id gives `NOT_FOUND`.
+   *
+   * Needs the app's own client-credentials token (no `employer`, no user), else `FORBIDDEN`.
+   */
+  recoverFailedWebhookDeliveries: RecoverFailedWebhookDeliveriesPayload;
+  /**
+   * Sends one delivery again at once, whatever its status, with the same `webhook-id` and a fresh
+   * retry schedule. A delivery of a disabled endpoint is refused with `BAD_USER_INPUT`; an unknown
+   * id gives `NOT_FOUND`.
+   *
+   * Needs the app's own client-credentials token (no `employer`, no user), else `FORBIDDEN`.
+   */
+  resendWebhookDelivery: ResendWebhookDeliveryPayload;
+  /**
+   * Gives an endpoint a new signing secret, shown in the answer only. The previous secret keeps
+   * signing beside the new one (both signatures are sent) until `previousSecretExpiresAt`, so that
+   * the receiver can switch without losing a delivery. An unknown id gives `NOT_FOUND`.
+   *
+   * Needs the app's own client-credentials token (no `employer`, no user), else `FORBIDDEN`.
+   */
+  rotateWebhookEndpointSecret: RotateWebhookEndpointSecretPayload;
+  /**
+   * Queues a `webhook.test.v1` delivery to an endpoint, whatever its filters, and answers it
+   * (`PENDING`); follow it in the endpoint's `deliveriesConnection`. A disabled endpoint is refused
+   * with `BAD_USER_INPUT`; an unknown id gives `NOT_FOUND`.
+   *
+   * Needs the app's own client-credentials token (no `employer`, no user), else `FORBIDDEN`.
+   */
+  sendWebhookTestEvent: SendWebhookTestEventPayload;
+  /**
    * Applies one change to an event: exactly one field of the input must be set, and that field
    * decides what happens. Events that are `CANCELLED`, `ENDED` or `ARCHIVED` cannot be changed.
    * An unknown event id gives `NOT_FOUND`.
@@ -202,6 +337,14 @@ export type Mutation = {
    * looks exactly like one that does not exist.
    */
   updateVirtualInterviewEvent: UpdateVirtualInterviewEventPayload;
+  /**
+   * Changes an endpoint's URL, description or filters; a field left out of the input keeps its
+   * value. The secret and whether the endpoint is enabled stay as they are. An unknown id gives
+   * `NOT_FOUND`.
+   *
+   * Needs the app's own client-credentials token (no `employer`, no user), else `FORBIDDEN`.
+   */
+  updateWebhookEndpoint: UpdateWebhookEndpointPayload;
 };
 
 
@@ -236,8 +379,116 @@ export type MutationCreateVirtualInterviewEventArgs = {
  * Each mutation either applies completely or not at all. Invalid input is reported with
  * `BAD_USER_INPUT` and a message that names the offending field.
  */
+export type MutationCreateWebhookEndpointArgs = {
+  input: CreateWebhookEndpointInput;
+};
+
+
+/**
+ * Changes. Each API behind the gateway adds its operations here; each operation's description
+ * says what kind of access token it needs.
+ *
+ * Each mutation either applies completely or not at all. Invalid input is reported with
+ * `BAD_USER_INPUT` and a message that names the offending field.
+ */
+export type MutationDeleteWebhookEndpointArgs = {
+  input: DeleteWebhookEndpointInput;
+};
+
+
+/**
+ * Changes. Each API behind the gateway adds its operations here; each operation's description
+ * says what kind of access token it needs.
+ *
+ * Each mutation either applies completely or not at all. Invalid input is reported with
+ * `BAD_USER_INPUT` and a message that names the offending field.
+ */
+export type MutationDisableWebhookEndpointArgs = {
+  input: DisableWebhookEndpointInput;
+};
+
+
+/**
+ * Changes. Each API behind the gateway adds its operations here; each operation's description
+ * says what kind of access token it needs.
+ *
+ * Each mutation either applies completely or not at all. Invalid input is reported with
+ * `BAD_USER_INPUT` and a message that names the offending field.
+ */
+export type MutationEnableWebhookEndpointArgs = {
+  input: EnableWebhookEndpointInput;
+};
+
+
+/**
+ * Changes. Each API behind the gateway adds its operations here; each operation's description
+ * says what kind of access token it needs.
+ *
+ * Each mutation either applies completely or not at all. Invalid input is reported with
+ * `BAD_USER_INPUT` and a message that names the offending field.
+ */
+export type MutationRecoverFailedWebhookDeliveriesArgs = {
+  input: RecoverFailedWebhookDeliveriesInput;
+};
+
+
+/**
+ * Changes. Each API behind the gateway adds its operations here; each operation's description
+ * says what kind of access token it needs.
+ *
+ * Each mutation either applies completely or not at all. Invalid input is reported with
+ * `BAD_USER_INPUT` and a message that names the offending field.
+ */
+export type MutationResendWebhookDeliveryArgs = {
+  input: ResendWebhookDeliveryInput;
+};
+
+
+/**
+ * Changes. Each API behind the gateway adds its operations here; each operation's description
+ * says what kind of access token it needs.
+ *
+ * Each mutation either applies completely or not at all. Invalid input is reported with
+ * `BAD_USER_INPUT` and a message that names the offending field.
+ */
+export type MutationRotateWebhookEndpointSecretArgs = {
+  input: RotateWebhookEndpointSecretInput;
+};
+
+
+/**
+ * Changes. Each API behind the gateway adds its operations here; each operation's description
+ * says what kind of access token it needs.
+ *
+ * Each mutation either applies completely or not at all. Invalid input is reported with
+ * `BAD_USER_INPUT` and a message that names the offending field.
+ */
+export type MutationSendWebhookTestEventArgs = {
+  input: SendWebhookTestEventInput;
+};
+
+
+/**
+ * Changes. Each API behind the gateway adds its operations here; each operation's description
+ * says what kind of access token it needs.
+ *
+ * Each mutation either applies completely or not at all. Invalid input is reported with
+ * `BAD_USER_INPUT` and a message that names the offending field.
+ */
 export type MutationUpdateVirtualInterviewEventArgs = {
   input: UpdateVirtualInterviewEventInput;
+};
+
+
+/**
+ * Changes. Each API behind the gateway adds its operations here; each operation's description
+ * says what kind of access token it needs.
+ *
+ * Each mutation either applies completely or not at all. Invalid input is reported with
+ * `BAD_USER_INPUT` and a message that names the offending field.
+ */
+export type MutationUpdateWebhookEndpointArgs = {
+  input: UpdateWebhookEndpointInput;
 };
 
 /** Where a page sits within a paginated list. */
@@ -288,6 +539,18 @@ export type Query = {
    * looks exactly like one that does not exist.
    */
   virtualInterviewEvents: VirtualInterviewEventsPayload;
+  /**
+   * One of the calling app's webhook endpoints; null when the app has no endpoint with this id.
+   *
+   * Needs the app's own client-credentials token (no `employer`, no user), else `FORBIDDEN`.
+   */
+  webhookEndpoint: Maybe<WebhookEndpoint>;
+  /**
+   * The calling app's webhook endpoints, oldest first, one page at a time.
+   *
+   * Needs the app's own client-credentials token (no `employer`, no user), else `FORBIDDEN`.
+   */
+  webhookEndpoints: WebhookEndpointsConnection;
 };
 
 
@@ -322,6 +585,55 @@ export type QueryVirtualInterviewEventsArgs = {
   input: VirtualInterviewEventsInput;
 };
 
+
+/**
+ * Reads. Each API behind the gateway adds its operations here; each operation's description says
+ * what kind of access token it needs.
+ *
+ * Every operation needs a bearer access token. Every list in an answer has a bound (stated on the
+ * field or argument that returns it). An operation that could answer more objects than the server
+ * allows with every list full, or whose answer grows past the server's limits while it runs, is
+ * refused whole with `BAD_USER_INPUT`; ask for fewer items with `first` or fewer ids, or select
+ * fewer nested connections.
+ */
+export type QueryWebhookEndpointArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+/**
+ * Reads. Each API behind the gateway adds its operations here; each operation's description says
+ * what kind of access token it needs.
+ *
+ * Every operation needs a bearer access token. Every list in an answer has a bound (stated on the
+ * field or argument that returns it). An operation that could answer more objects than the server
+ * allows with every list full, or whose answer grows past the server's limits while it runs, is
+ * refused whole with `BAD_USER_INPUT`; ask for fewer items with `first` or fewer ids, or select
+ * fewer nested connections.
+ */
+export type QueryWebhookEndpointsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/** Which failed deliveries to queue again. */
+export type RecoverFailedWebhookDeliveriesInput = {
+  /** The endpoint whose failed deliveries to recover. */
+  endpointId: Scalars['ID']['input'];
+  /**
+   * Failed deliveries queued at or after this instant are recovered; it must not be in the
+   * future.
+   */
+  since: Scalars['DateTime']['input'];
+};
+
+/** How many deliveries were queued again. */
+export type RecoverFailedWebhookDeliveriesPayload = {
+  __typename?: 'RecoverFailedWebhookDeliveriesPayload';
+  /** The number of failed deliveries put back in the queue. */
+  recoveredCount: Scalars['Int']['output'];
+};
+
 /**
  * A new time slot for an event. The rules of creation apply: `endTime` after `startTime` and at
  * most 24 hours later.
@@ -335,6 +647,49 @@ export type RescheduleVirtualInterviewEventInput = {
   startTime: Scalars['DateTime']['input'];
   /** New IANA time zone for showing the event's times; omit it to keep the current one. */
   timezone?: InputMaybe<Scalars['TimeZone']['input']>;
+};
+
+/** The delivery to send again. */
+export type ResendWebhookDeliveryInput = {
+  /** The delivery's id (`WebhookDelivery.id`). */
+  deliveryId: Scalars['ID']['input'];
+};
+
+/** The delivery, queued again. */
+export type ResendWebhookDeliveryPayload = {
+  __typename?: 'ResendWebhookDeliveryPayload';
+  /** The delivery as it is now: `PENDING`, due at once. */
+  delivery: WebhookDelivery;
+};
+
+/** The endpoint whose signing secret to replace. */
+export type RotateWebhookEndpointSecretInput = {
+  /** The endpoint's id. */
+  id: Scalars['ID']['input'];
+};
+
+/** The endpoint and its new signing secret. */
+export type RotateWebhookEndpointSecretPayload = {
+  __typename?: 'RotateWebhookEndpointSecretPayload';
+  /** The endpoint. */
+  endpoint: WebhookEndpoint;
+  /** Until when the previous secret signs beside the new one (UTC); null when it stopped at once. */
+  previousSecretExpiresAt: Maybe<Scalars['DateTime']['output']>;
+  /** The new `whsec_` signing secret, shown only in this answer. */
+  secret: Scalars['String']['output'];
+};
+
+/** The endpoint to send a test event to. */
+export type SendWebhookTestEventInput = {
+  /** The endpoint's id. */
+  id: Scalars['ID']['input'];
+};
+
+/** The queued test delivery. */
+export type SendWebhookTestEventPayload = {
+  __typename?: 'SendWebhookTestEventPayload';
+  /** The `webhook.test.v1` delivery, pending; null only when the endpoint was deleted meanwhile. */
+  delivery: Maybe<WebhookDelivery>;
 };
 
 /** Direction of a sort. */
@@ -396,6 +751,27 @@ export type UpdateVirtualInterviewEventTitleInput = {
   id: Scalars['ID']['input'];
   /** The new title. Must not be empty. */
   title: Scalars['String']['input'];
+};
+
+/** An endpoint and the values to change; a field left out keeps its value. */
+export type UpdateWebhookEndpointInput = {
+  /** The new description; an empty string removes it. */
+  description?: InputMaybe<Scalars['String']['input']>;
+  /** The new employer filter; an empty list delivers every employer's events. */
+  employerIds?: InputMaybe<Array<Scalars['ID']['input']>>;
+  /** The new event-type filter; an empty list delivers every type. */
+  eventTypes?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** The endpoint to change. */
+  id: Scalars['ID']['input'];
+  /** The new URL, with the same rules as at registration. */
+  url?: InputMaybe<Scalars['WebUrl']['input']>;
+};
+
+/** The endpoint after the change. */
+export type UpdateWebhookEndpointPayload = {
+  __typename?: 'UpdateWebhookEndpointPayload';
+  /** The endpoint as changed. */
+  endpoint: WebhookEndpoint;
 };
 
 /**
@@ -839,6 +1215,160 @@ export type VirtualInterviewRequestMetadataInput = {
   employerName?: InputMaybe<Scalars['String']['input']>;
 };
 
+/** One try at sending a delivery. */
+export type WebhookAttempt = {
+  __typename?: 'WebhookAttempt';
+  /** When it was sent (UTC). */
+  attemptedAt: Scalars['DateTime']['output'];
+  /** Why no answer came (a timeout, a refused address, a reset connection); null when one came. */
+  error: Maybe<Scalars['String']['output']>;
+  /** Milliseconds from sending to the answer, or to giving up. */
+  latencyMs: Scalars['Int']['output'];
+  /** The first KiB of the answer's body; null when it had none. */
+  responseExcerpt: Maybe<Scalars['String']['output']>;
+  /**
+   * The HTTP status of the answer; null when there was none (a timeout, a reset or a refused
+   * connection: see `error`).
+   */
+  statusCode: Maybe<Scalars['Int']['output']>;
+};
+
+/** A page of an endpoint's deliveries. */
+export type WebhookDeliveriesConnection = {
+  __typename?: 'WebhookDeliveriesConnection';
+  /** The deliveries on this page, newest first, each with its cursor. */
+  edges: Array<WebhookDeliveryEdge>;
+  /** Where this page sits in the list. */
+  pageInfo: PageInfo;
+};
+
+/** One event on its way to one endpoint, with every attempt to send it. */
+export type WebhookDelivery = {
+  __typename?: 'WebhookDelivery';
+  /** How many times it was sent. */
+  attemptCount: Scalars['Int']['output'];
+  /** Every attempt, oldest first; at most the latest 100. */
+  attempts: Array<WebhookAttempt>;
+  /** When the change it tells of committed and the delivery was queued (UTC). */
+  createdAt: Scalars['DateTime']['output'];
+  /** When an attempt was answered with a 2xx status (UTC); null until then. */
+  deliveredAt: Maybe<Scalars['DateTime']['output']>;
+  /** The delivery's id, for `resendWebhookDelivery`. */
+  id: Scalars['ID']['output'];
+  /** When it was last sent (UTC); null before the first attempt. */
+  lastAttemptAt: Maybe<Scalars['DateTime']['output']>;
+  /**
+   * The HTTP status of the last answer; null before the first attempt or when the last attempt got
+   * no answer (a timeout or a refused connection).
+   */
+  lastStatusCode: Maybe<Scalars['Int']['output']>;
+  /** When the next attempt is due (UTC); meaningful while the delivery is `PENDING`. */
+  nextAttemptAt: Scalars['DateTime']['output'];
+  /**
+   * The envelope's `sequence` extension: 1, 2, 3 … for the deliveries of one subject to this
+   * endpoint, in the order their changes committed.
+   */
+  sequence: Scalars['Int']['output'];
+  /** Where the delivery stands. */
+  status: WebhookDeliveryStatus;
+  /** The envelope's `subject`: the id of the resource the event is about. */
+  subject: Scalars['String']['output'];
+  /** The event's type, such as `interview.event.created.v1` or `webhook.test.v1`. */
+  type: Scalars['String']['output'];
+  /**
+   * The `webhook-id` header and the envelope's `id` (and `idempotencykey`): the same on every
+   * attempt and every resend, the key a receiver deduplicates on.
+   */
+  webhookId: Scalars['String']['output'];
+};
+
+/** One delivery in a page of deliveries. */
+export type WebhookDeliveryEdge = {
+  __typename?: 'WebhookDeliveryEdge';
+  /** Opaque cursor of this delivery, to pass as `after`. */
+  cursor: Scalars['String']['output'];
+  /** The delivery. */
+  node: WebhookDelivery;
+};
+
+/** Where a delivery stands. */
+export type WebhookDeliveryStatus =
+  /** Answered with a 2xx status. */
+  | 'DELIVERED'
+  /**
+   * Every attempt of its retry schedule failed; `recoverFailedWebhookDeliveries` or
+   * `resendWebhookDelivery` queue it again.
+   */
+  | 'FAILED'
+  /** Not delivered yet: waiting for its first attempt or for a retry. */
+  | 'PENDING';
+
+/**
+ * Where the calling app receives webhooks: a URL, its filters and its state. Its signing secret is
+ * never shown here: only `createWebhookEndpoint` and `rotateWebhookEndpointSecret` answer it.
+ */
+export type WebhookEndpoint = {
+  __typename?: 'WebhookEndpoint';
+  /** When the endpoint was registered (UTC). */
+  createdAt: Scalars['DateTime']['output'];
+  /** The endpoint's deliveries, newest first, one page at a time. */
+  deliveriesConnection: WebhookDeliveriesConnection;
+  /** What receives these events, as the app described it; null when it did not. */
+  description: Maybe<Scalars['String']['output']>;
+  /** When the endpoint was disabled (UTC); null while it is enabled. */
+  disabledAt: Maybe<Scalars['DateTime']['output']>;
+  /** Why the endpoint is disabled; null while it is enabled. */
+  disabledReason: Maybe<Scalars['String']['output']>;
+  /** The employers whose events are delivered here; empty for every employer of the app. */
+  employerIds: Array<Scalars['ID']['output']>;
+  /**
+   * False while deliveries to the endpoint are stopped: its owner disabled it, it answered
+   * `410 Gone`, or every attempt failed for days.
+   */
+  enabled: Scalars['Boolean']['output'];
+  /** The event types delivered here (each with its `.v1`); empty for every type. */
+  eventTypes: Array<Scalars['String']['output']>;
+  /** Since when every attempt to the endpoint failed (UTC); null after a success. */
+  failingSince: Maybe<Scalars['DateTime']['output']>;
+  /** The endpoint's id. */
+  id: Scalars['ID']['output'];
+  /** When the endpoint last changed (UTC). */
+  updatedAt: Scalars['DateTime']['output'];
+  /** Where deliveries are POSTed. */
+  url: Scalars['WebUrl']['output'];
+};
+
+
+/**
+ * Where the calling app receives webhooks: a URL, its filters and its state. Its signing secret is
+ * never shown here: only `createWebhookEndpoint` and `rotateWebhookEndpointSecret` answer it.
+ */
+export type WebhookEndpointDeliveriesConnectionArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  status?: InputMaybe<WebhookDeliveryStatus>;
+};
+
+/** One endpoint in a page of endpoints. */
+export type WebhookEndpointEdge = {
+  __typename?: 'WebhookEndpointEdge';
+  /** Opaque cursor of this endpoint, to pass as `after`. */
+  cursor: Scalars['String']['output'];
+  /** The endpoint. */
+  node: WebhookEndpoint;
+};
+
+/** A page of the calling app's webhook endpoints. */
+export type WebhookEndpointsConnection = {
+  __typename?: 'WebhookEndpointsConnection';
+  /** The endpoints on this page, each with its cursor. */
+  edges: Array<WebhookEndpointEdge>;
+  /** Where this page sits in the list. */
+  pageInfo: PageInfo;
+  /** How many endpoints the app has in all. */
+  totalCount: Scalars['Int']['output'];
+};
+
 
 
 export type ResolverTypeWrapper<T> = Promise<T> | T;
@@ -926,9 +1456,17 @@ export type ResolversTypes = {
   CountryCode: ResolverTypeWrapper<Scalars['CountryCode']['output']>;
   CreateVirtualInterviewEventInput: CreateVirtualInterviewEventInput;
   CreateVirtualInterviewEventPayload: ResolverTypeWrapper<Omit<CreateVirtualInterviewEventPayload, 'event'> & { event: ResolversTypes['VirtualInterviewEvent'] }>;
+  CreateWebhookEndpointInput: CreateWebhookEndpointInput;
+  CreateWebhookEndpointPayload: ResolverTypeWrapper<Omit<CreateWebhookEndpointPayload, 'endpoint'> & { endpoint: ResolversTypes['WebhookEndpoint'] }>;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
+  DeleteWebhookEndpointInput: DeleteWebhookEndpointInput;
+  DeleteWebhookEndpointPayload: ResolverTypeWrapper<DeleteWebhookEndpointPayload>;
+  DisableWebhookEndpointInput: DisableWebhookEndpointInput;
+  DisableWebhookEndpointPayload: ResolverTypeWrapper<Omit<DisableWebhookEndpointPayload, 'endpoint'> & { endpoint: ResolversTypes['WebhookEndpoint'] }>;
   EmailAddress: ResolverTypeWrapper<Scalars['EmailAddress']['output']>;
   EmployerJob: ResolverTypeWrapper<EmployerJob>;
+  EnableWebhookEndpointInput: EnableWebhookEndpointInput;
+  EnableWebhookEndpointPayload: ResolverTypeWrapper<Omit<EnableWebhookEndpointPayload, 'endpoint'> & { endpoint: ResolversTypes['WebhookEndpoint'] }>;
   FindVirtualInterviewEventsInput: FindVirtualInterviewEventsInput;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
@@ -936,7 +1474,15 @@ export type ResolversTypes = {
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   PageInfo: ResolverTypeWrapper<PageInfo>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  RecoverFailedWebhookDeliveriesInput: RecoverFailedWebhookDeliveriesInput;
+  RecoverFailedWebhookDeliveriesPayload: ResolverTypeWrapper<RecoverFailedWebhookDeliveriesPayload>;
   RescheduleVirtualInterviewEventInput: RescheduleVirtualInterviewEventInput;
+  ResendWebhookDeliveryInput: ResendWebhookDeliveryInput;
+  ResendWebhookDeliveryPayload: ResolverTypeWrapper<Omit<ResendWebhookDeliveryPayload, 'delivery'> & { delivery: ResolversTypes['WebhookDelivery'] }>;
+  RotateWebhookEndpointSecretInput: RotateWebhookEndpointSecretInput;
+  RotateWebhookEndpointSecretPayload: ResolverTypeWrapper<Omit<RotateWebhookEndpointSecretPayload, 'endpoint'> & { endpoint: ResolversTypes['WebhookEndpoint'] }>;
+  SendWebhookTestEventInput: SendWebhookTestEventInput;
+  SendWebhookTestEventPayload: ResolverTypeWrapper<Omit<SendWebhookTestEventPayload, 'delivery'> & { delivery: Maybe<ResolversTypes['WebhookDelivery']> }>;
   SortDirection: SortDirection;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   TimeZone: ResolverTypeWrapper<Scalars['TimeZone']['output']>;
@@ -945,6 +1491,8 @@ export type ResolversTypes = {
   UpdateVirtualInterviewEventPayload: ResolverTypeWrapper<Omit<UpdateVirtualInterviewEventPayload, 'event'> & { event: ResolversTypes['VirtualInterviewEvent'] }>;
   UpdateVirtualInterviewEventTimezoneInput: UpdateVirtualInterviewEventTimezoneInput;
   UpdateVirtualInterviewEventTitleInput: UpdateVirtualInterviewEventTitleInput;
+  UpdateWebhookEndpointInput: UpdateWebhookEndpointInput;
+  UpdateWebhookEndpointPayload: ResolverTypeWrapper<Omit<UpdateWebhookEndpointPayload, 'endpoint'> & { endpoint: ResolversTypes['WebhookEndpoint'] }>;
   VirtualInterviewAppointmentScheduledTime: ResolverTypeWrapper<VirtualInterviewAppointmentScheduledTime>;
   VirtualInterviewDecision: ResolverTypeWrapper<VirtualInterviewDecision>;
   VirtualInterviewDecisionValue: VirtualInterviewDecisionValue;
@@ -978,6 +1526,14 @@ export type ResolversTypes = {
   VirtualInterviewRecordsConnection: ResolverTypeWrapper<Omit<VirtualInterviewRecordsConnection, 'edges' | 'records'> & { edges: Array<ResolversTypes['VirtualInterviewRecordEdge']>, records: Array<ResolversTypes['VirtualInterviewRecord']> }>;
   VirtualInterviewRequestMetadataInput: VirtualInterviewRequestMetadataInput;
   WebUrl: ResolverTypeWrapper<Scalars['WebUrl']['output']>;
+  WebhookAttempt: ResolverTypeWrapper<WebhookAttemptRow>;
+  WebhookDeliveriesConnection: ResolverTypeWrapper<Omit<WebhookDeliveriesConnection, 'edges'> & { edges: Array<ResolversTypes['WebhookDeliveryEdge']> }>;
+  WebhookDelivery: ResolverTypeWrapper<WebhookDeliveryRow>;
+  WebhookDeliveryEdge: ResolverTypeWrapper<Omit<WebhookDeliveryEdge, 'node'> & { node: ResolversTypes['WebhookDelivery'] }>;
+  WebhookDeliveryStatus: WebhookDeliveryStatus;
+  WebhookEndpoint: ResolverTypeWrapper<EndpointView>;
+  WebhookEndpointEdge: ResolverTypeWrapper<Omit<WebhookEndpointEdge, 'node'> & { node: ResolversTypes['WebhookEndpoint'] }>;
+  WebhookEndpointsConnection: ResolverTypeWrapper<Omit<WebhookEndpointsConnection, 'edges'> & { edges: Array<ResolversTypes['WebhookEndpointEdge']> }>;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
@@ -989,9 +1545,17 @@ export type ResolversParentTypes = {
   CountryCode: Scalars['CountryCode']['output'];
   CreateVirtualInterviewEventInput: CreateVirtualInterviewEventInput;
   CreateVirtualInterviewEventPayload: Omit<CreateVirtualInterviewEventPayload, 'event'> & { event: ResolversParentTypes['VirtualInterviewEvent'] };
+  CreateWebhookEndpointInput: CreateWebhookEndpointInput;
+  CreateWebhookEndpointPayload: Omit<CreateWebhookEndpointPayload, 'endpoint'> & { endpoint: ResolversParentTypes['WebhookEndpoint'] };
   DateTime: Scalars['DateTime']['output'];
+  DeleteWebhookEndpointInput: DeleteWebhookEndpointInput;
+  DeleteWebhookEndpointPayload: DeleteWebhookEndpointPayload;
+  DisableWebhookEndpointInput: DisableWebhookEndpointInput;
+  DisableWebhookEndpointPayload: Omit<DisableWebhookEndpointPayload, 'endpoint'> & { endpoint: ResolversParentTypes['WebhookEndpoint'] };
   EmailAddress: Scalars['EmailAddress']['output'];
   EmployerJob: EmployerJob;
+  EnableWebhookEndpointInput: EnableWebhookEndpointInput;
+  EnableWebhookEndpointPayload: Omit<EnableWebhookEndpointPayload, 'endpoint'> & { endpoint: ResolversParentTypes['WebhookEndpoint'] };
   FindVirtualInterviewEventsInput: FindVirtualInterviewEventsInput;
   ID: Scalars['ID']['output'];
   Int: Scalars['Int']['output'];
@@ -999,7 +1563,15 @@ export type ResolversParentTypes = {
   Mutation: Record<PropertyKey, never>;
   PageInfo: PageInfo;
   Query: Record<PropertyKey, never>;
+  RecoverFailedWebhookDeliveriesInput: RecoverFailedWebhookDeliveriesInput;
+  RecoverFailedWebhookDeliveriesPayload: RecoverFailedWebhookDeliveriesPayload;
   RescheduleVirtualInterviewEventInput: RescheduleVirtualInterviewEventInput;
+  ResendWebhookDeliveryInput: ResendWebhookDeliveryInput;
+  ResendWebhookDeliveryPayload: Omit<ResendWebhookDeliveryPayload, 'delivery'> & { delivery: ResolversParentTypes['WebhookDelivery'] };
+  RotateWebhookEndpointSecretInput: RotateWebhookEndpointSecretInput;
+  RotateWebhookEndpointSecretPayload: Omit<RotateWebhookEndpointSecretPayload, 'endpoint'> & { endpoint: ResolversParentTypes['WebhookEndpoint'] };
+  SendWebhookTestEventInput: SendWebhookTestEventInput;
+  SendWebhookTestEventPayload: Omit<SendWebhookTestEventPayload, 'delivery'> & { delivery: Maybe<ResolversParentTypes['WebhookDelivery']> };
   String: Scalars['String']['output'];
   TimeZone: Scalars['TimeZone']['output'];
   UpdateVirtualInterviewEventInput: UpdateVirtualInterviewEventInput;
@@ -1007,6 +1579,8 @@ export type ResolversParentTypes = {
   UpdateVirtualInterviewEventPayload: Omit<UpdateVirtualInterviewEventPayload, 'event'> & { event: ResolversParentTypes['VirtualInterviewEvent'] };
   UpdateVirtualInterviewEventTimezoneInput: UpdateVirtualInterviewEventTimezoneInput;
   UpdateVirtualInterviewEventTitleInput: UpdateVirtualInterviewEventTitleInput;
+  UpdateWebhookEndpointInput: UpdateWebhookEndpointInput;
+  UpdateWebhookEndpointPayload: Omit<UpdateWebhookEndpointPayload, 'endpoint'> & { endpoint: ResolversParentTypes['WebhookEndpoint'] };
   VirtualInterviewAppointmentScheduledTime: VirtualInterviewAppointmentScheduledTime;
   VirtualInterviewDecision: VirtualInterviewDecision;
   VirtualInterviewEvent: EventRow;
@@ -1035,6 +1609,13 @@ export type ResolversParentTypes = {
   VirtualInterviewRecordsConnection: Omit<VirtualInterviewRecordsConnection, 'edges' | 'records'> & { edges: Array<ResolversParentTypes['VirtualInterviewRecordEdge']>, records: Array<ResolversParentTypes['VirtualInterviewRecord']> };
   VirtualInterviewRequestMetadataInput: VirtualInterviewRequestMetadataInput;
   WebUrl: Scalars['WebUrl']['output'];
+  WebhookAttempt: WebhookAttemptRow;
+  WebhookDeliveriesConnection: Omit<WebhookDeliveriesConnection, 'edges'> & { edges: Array<ResolversParentTypes['WebhookDeliveryEdge']> };
+  WebhookDelivery: WebhookDeliveryRow;
+  WebhookDeliveryEdge: Omit<WebhookDeliveryEdge, 'node'> & { node: ResolversParentTypes['WebhookDelivery'] };
+  WebhookEndpoint: EndpointView;
+  WebhookEndpointEdge: Omit<WebhookEndpointEdge, 'node'> & { node: ResolversParentTypes['WebhookEndpoint'] };
+  WebhookEndpointsConnection: Omit<WebhookEndpointsConnection, 'edges'> & { edges: Array<ResolversParentTypes['WebhookEndpointEdge']> };
 };
 
 export type CancelVirtualInterviewEventPayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CancelVirtualInterviewEventPayload'] = ResolversParentTypes['CancelVirtualInterviewEventPayload']> = {
@@ -1049,9 +1630,22 @@ export type CreateVirtualInterviewEventPayloadResolvers<ContextType = GatewayCon
   event: Resolver<ResolversTypes['VirtualInterviewEvent'], ParentType, ContextType>;
 };
 
+export type CreateWebhookEndpointPayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CreateWebhookEndpointPayload'] = ResolversParentTypes['CreateWebhookEndpointPayload']> = {
+  endpoint: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType>;
+  secret: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['DateTime'], any> {
   name: 'DateTime';
 }
+
+export type DeleteWebhookEndpointPayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['DeleteWebhookEndpointPayload'] = ResolversParentTypes['DeleteWebhookEndpointPayload']> = {
+  deletedEndpointId: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+};
+
+export type DisableWebhookEndpointPayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['DisableWebhookEndpointPayload'] = ResolversParentTypes['DisableWebhookEndpointPayload']> = {
+  endpoint: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType>;
+};
 
 export interface EmailAddressScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['EmailAddress'], any> {
   name: 'EmailAddress';
@@ -1062,6 +1656,10 @@ export type EmployerJobResolvers<ContextType = GatewayContext, ParentType extend
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
+export type EnableWebhookEndpointPayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['EnableWebhookEndpointPayload'] = ResolversParentTypes['EnableWebhookEndpointPayload']> = {
+  endpoint: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType>;
+};
+
 export interface LanguageCodeScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['LanguageCode'], any> {
   name: 'LanguageCode';
 }
@@ -1069,7 +1667,16 @@ export interface LanguageCodeScalarConfig extends GraphQLScalarTypeConfig<Resolv
 export type MutationResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   cancelVirtualInterviewEvent: Resolver<ResolversTypes['CancelVirtualInterviewEventPayload'], ParentType, ContextType, RequireFields<MutationCancelVirtualInterviewEventArgs, 'input'>>;
   createVirtualInterviewEvent: Resolver<ResolversTypes['CreateVirtualInterviewEventPayload'], ParentType, ContextType, RequireFields<MutationCreateVirtualInterviewEventArgs, 'input'>>;
+  createWebhookEndpoint: Resolver<ResolversTypes['CreateWebhookEndpointPayload'], ParentType, ContextType, RequireFields<MutationCreateWebhookEndpointArgs, 'input'>>;
+  deleteWebhookEndpoint: Resolver<ResolversTypes['DeleteWebhookEndpointPayload'], ParentType, ContextType, RequireFields<MutationDeleteWebhookEndpointArgs, 'input'>>;
+  disableWebhookEndpoint: Resolver<ResolversTypes['DisableWebhookEndpointPayload'], ParentType, ContextType, RequireFields<MutationDisableWebhookEndpointArgs, 'input'>>;
+  enableWebhookEndpoint: Resolver<ResolversTypes['EnableWebhookEndpointPayload'], ParentType, ContextType, RequireFields<MutationEnableWebhookEndpointArgs, 'input'>>;
+  recoverFailedWebhookDeliveries: Resolver<ResolversTypes['RecoverFailedWebhookDeliveriesPayload'], ParentType, ContextType, RequireFields<MutationRecoverFailedWebhookDeliveriesArgs, 'input'>>;
+  resendWebhookDelivery: Resolver<ResolversTypes['ResendWebhookDeliveryPayload'], ParentType, ContextType, RequireFields<MutationResendWebhookDeliveryArgs, 'input'>>;
+  rotateWebhookEndpointSecret: Resolver<ResolversTypes['RotateWebhookEndpointSecretPayload'], ParentType, ContextType, RequireFields<MutationRotateWebhookEndpointSecretArgs, 'input'>>;
+  sendWebhookTestEvent: Resolver<ResolversTypes['SendWebhookTestEventPayload'], ParentType, ContextType, RequireFields<MutationSendWebhookTestEventArgs, 'input'>>;
   updateVirtualInterviewEvent: Resolver<ResolversTypes['UpdateVirtualInterviewEventPayload'], ParentType, ContextType, RequireFields<MutationUpdateVirtualInterviewEventArgs, 'input'>>;
+  updateWebhookEndpoint: Resolver<ResolversTypes['UpdateWebhookEndpointPayload'], ParentType, ContextType, RequireFields<MutationUpdateWebhookEndpointArgs, 'input'>>;
 };
 
 export type PageInfoResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['PageInfo'] = ResolversParentTypes['PageInfo']> = {
@@ -1082,6 +1689,26 @@ export type PageInfoResolvers<ContextType = GatewayContext, ParentType extends R
 export type QueryResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   findVirtualInterviewEvents: Resolver<ResolversTypes['VirtualInterviewEventsConnection'], ParentType, ContextType, RequireFields<QueryFindVirtualInterviewEventsArgs, 'input'>>;
   virtualInterviewEvents: Resolver<ResolversTypes['VirtualInterviewEventsPayload'], ParentType, ContextType, RequireFields<QueryVirtualInterviewEventsArgs, 'input'>>;
+  webhookEndpoint: Resolver<Maybe<ResolversTypes['WebhookEndpoint']>, ParentType, ContextType, RequireFields<QueryWebhookEndpointArgs, 'id'>>;
+  webhookEndpoints: Resolver<ResolversTypes['WebhookEndpointsConnection'], ParentType, ContextType, Partial<QueryWebhookEndpointsArgs>>;
+};
+
+export type RecoverFailedWebhookDeliveriesPayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['RecoverFailedWebhookDeliveriesPayload'] = ResolversParentTypes['RecoverFailedWebhookDeliveriesPayload']> = {
+  recoveredCount: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type ResendWebhookDeliveryPayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ResendWebhookDeliveryPayload'] = ResolversParentTypes['ResendWebhookDeliveryPayload']> = {
+  delivery: Resolver<ResolversTypes['WebhookDelivery'], ParentType, ContextType>;
+};
+
+export type RotateWebhookEndpointSecretPayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['RotateWebhookEndpointSecretPayload'] = ResolversParentTypes['RotateWebhookEndpointSecretPayload']> = {
+  endpoint: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType>;
+  previousSecretExpiresAt: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  secret: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type SendWebhookTestEventPayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['SendWebhookTestEventPayload'] = ResolversParentTypes['SendWebhookTestEventPayload']> = {
+  delivery: Resolver<Maybe<ResolversTypes['WebhookDelivery']>, ParentType, ContextType>;
 };
 
 export interface TimeZoneScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['TimeZone'], any> {
@@ -1090,6 +1717,10 @@ export interface TimeZoneScalarConfig extends GraphQLScalarTypeConfig<ResolversT
 
 export type UpdateVirtualInterviewEventPayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['UpdateVirtualInterviewEventPayload'] = ResolversParentTypes['UpdateVirtualInterviewEventPayload']> = {
   event: Resolver<ResolversTypes['VirtualInterviewEvent'], ParentType, ContextType>;
+};
+
+export type UpdateWebhookEndpointPayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['UpdateWebhookEndpointPayload'] = ResolversParentTypes['UpdateWebhookEndpointPayload']> = {
+  endpoint: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType>;
 };
 
 export type VirtualInterviewAppointmentScheduledTimeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['VirtualInterviewAppointmentScheduledTime'] = ResolversParentTypes['VirtualInterviewAppointmentScheduledTime']> = {
@@ -1225,19 +1856,88 @@ export interface WebUrlScalarConfig extends GraphQLScalarTypeConfig<ResolversTyp
   name: 'WebUrl';
 }
 
+export type WebhookAttemptResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['WebhookAttempt'] = ResolversParentTypes['WebhookAttempt']> = {
+  attemptedAt: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  error: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  latencyMs: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  responseExcerpt: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  statusCode: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+};
+
+export type WebhookDeliveriesConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['WebhookDeliveriesConnection'] = ResolversParentTypes['WebhookDeliveriesConnection']> = {
+  edges: Resolver<Array<ResolversTypes['WebhookDeliveryEdge']>, ParentType, ContextType>;
+  pageInfo: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+};
+
+export type WebhookDeliveryResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['WebhookDelivery'] = ResolversParentTypes['WebhookDelivery']> = {
+  attemptCount: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  attempts: Resolver<Array<ResolversTypes['WebhookAttempt']>, ParentType, ContextType>;
+  createdAt: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  deliveredAt: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  id: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  lastAttemptAt: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  lastStatusCode: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  nextAttemptAt: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  sequence: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  status: Resolver<ResolversTypes['WebhookDeliveryStatus'], ParentType, ContextType>;
+  subject: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  type: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  webhookId: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type WebhookDeliveryEdgeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['WebhookDeliveryEdge'] = ResolversParentTypes['WebhookDeliveryEdge']> = {
+  cursor: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node: Resolver<ResolversTypes['WebhookDelivery'], ParentType, ContextType>;
+};
+
+export type WebhookEndpointResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['WebhookEndpoint'] = ResolversParentTypes['WebhookEndpoint']> = {
+  createdAt: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  deliveriesConnection: Resolver<ResolversTypes['WebhookDeliveriesConnection'], ParentType, ContextType, Partial<WebhookEndpointDeliveriesConnectionArgs>>;
+  description: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  disabledAt: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  disabledReason: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  employerIds: Resolver<Array<ResolversTypes['ID']>, ParentType, ContextType>;
+  enabled: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  eventTypes: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  failingSince: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  id: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  updatedAt: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  url: Resolver<ResolversTypes['WebUrl'], ParentType, ContextType>;
+};
+
+export type WebhookEndpointEdgeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['WebhookEndpointEdge'] = ResolversParentTypes['WebhookEndpointEdge']> = {
+  cursor: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType>;
+};
+
+export type WebhookEndpointsConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['WebhookEndpointsConnection'] = ResolversParentTypes['WebhookEndpointsConnection']> = {
+  edges: Resolver<Array<ResolversTypes['WebhookEndpointEdge']>, ParentType, ContextType>;
+  pageInfo: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+  totalCount: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
 export type Resolvers<ContextType = GatewayContext> = {
   CancelVirtualInterviewEventPayload: CancelVirtualInterviewEventPayloadResolvers<ContextType>;
   CountryCode: GraphQLScalarType;
   CreateVirtualInterviewEventPayload: CreateVirtualInterviewEventPayloadResolvers<ContextType>;
+  CreateWebhookEndpointPayload: CreateWebhookEndpointPayloadResolvers<ContextType>;
   DateTime: GraphQLScalarType;
+  DeleteWebhookEndpointPayload: DeleteWebhookEndpointPayloadResolvers<ContextType>;
+  DisableWebhookEndpointPayload: DisableWebhookEndpointPayloadResolvers<ContextType>;
   EmailAddress: GraphQLScalarType;
   EmployerJob: EmployerJobResolvers<ContextType>;
+  EnableWebhookEndpointPayload: EnableWebhookEndpointPayloadResolvers<ContextType>;
   LanguageCode: GraphQLScalarType;
   Mutation: MutationResolvers<ContextType>;
   PageInfo: PageInfoResolvers<ContextType>;
   Query: QueryResolvers<ContextType>;
+  RecoverFailedWebhookDeliveriesPayload: RecoverFailedWebhookDeliveriesPayloadResolvers<ContextType>;
+  ResendWebhookDeliveryPayload: ResendWebhookDeliveryPayloadResolvers<ContextType>;
+  RotateWebhookEndpointSecretPayload: RotateWebhookEndpointSecretPayloadResolvers<ContextType>;
+  SendWebhookTestEventPayload: SendWebhookTestEventPayloadResolvers<ContextType>;
   TimeZone: GraphQLScalarType;
   UpdateVirtualInterviewEventPayload: UpdateVirtualInterviewEventPayloadResolvers<ContextType>;
+  UpdateWebhookEndpointPayload: UpdateWebhookEndpointPayloadResolvers<ContextType>;
   VirtualInterviewAppointmentScheduledTime: VirtualInterviewAppointmentScheduledTimeResolvers<ContextType>;
   VirtualInterviewDecision: VirtualInterviewDecisionResolvers<ContextType>;
   VirtualInterviewEvent: VirtualInterviewEventResolvers<ContextType>;
@@ -1259,5 +1959,12 @@ export type Resolvers<ContextType = GatewayContext> = {
   VirtualInterviewRecordEdge: VirtualInterviewRecordEdgeResolvers<ContextType>;
   VirtualInterviewRecordsConnection: VirtualInterviewRecordsConnectionResolvers<ContextType>;
   WebUrl: GraphQLScalarType;
+  WebhookAttempt: WebhookAttemptResolvers<ContextType>;
+  WebhookDeliveriesConnection: WebhookDeliveriesConnectionResolvers<ContextType>;
+  WebhookDelivery: WebhookDeliveryResolvers<ContextType>;
+  WebhookDeliveryEdge: WebhookDeliveryEdgeResolvers<ContextType>;
+  WebhookEndpoint: WebhookEndpointResolvers<ContextType>;
+  WebhookEndpointEdge: WebhookEndpointEdgeResolvers<ContextType>;
+  WebhookEndpointsConnection: WebhookEndpointsConnectionResolvers<ContextType>;
 };
 

@@ -1,13 +1,18 @@
 import type { MergedResolvers, ResolvingEverything } from './graphql/api.js';
 import type { Interviews } from './interviews/compose.js';
 import { interviewApi } from './interviews/graphql-api.js';
+import type { Webhooks } from './webhooks/compose.js';
+import { webhooksApi } from './webhooks/graphql/webhooks-api.js';
 
 /**
  * The APIs behind the GraphQL gateway, each with its SDL file under schema/. Adding an API is
  * adding its folder, its schema/<api>.graphql and its registration here.
  */
-export function graphqlApis(deps: { interviews: Interviews }) {
-  return [interviewApi(deps.interviews)] as const;
+export function graphqlApis(deps: {
+  interviews: Interviews;
+  webhooks: Pick<Webhooks, 'endpoints' | 'deliveryLog'>;
+}) {
+  return [interviewApi(deps.interviews), webhooksApi(deps.webhooks)] as const;
 }
 
 /**

@@ -115,7 +115,7 @@ function composeCapabilities(options: StartOptions) {
     webhooks,
   });
   const graphql = composeGraphQL(shared, {
-    apis: graphqlApis({ interviews }),
+    apis: graphqlApis({ interviews, webhooks }),
     authenticate: options.authenticate ?? ((token) => oauth.verifier.authenticate(token)),
   });
   const closeMail = async () => {

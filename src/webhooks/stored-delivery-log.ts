@@ -1,7 +1,8 @@
 import type { EpochMs, WebhookAttemptRow, WebhookDeliveryRow } from '../db/rows.js';
 import { ValidationError } from '../errors.js';
+import { deliveryCursor as cursorOf, deliveryPosition as positionOf } from './delivery-cursor.js';
 import type { DeliveryPage, DeliveryLog } from './delivery-log.js';
-import type { DeliveryPosition, DeliveryStore } from './delivery-store.js';
+import type { DeliveryStore } from './delivery-store.js';
 
 const MOST_PER_PAGE = 100;
 
@@ -67,14 +68,4 @@ export class StoredDeliveryLog implements DeliveryLog {
     if (recovered) this.wake();
     return recovered;
   }
-}
-
-function cursorOf(row: WebhookDeliveryRow): string {
-  return Buffer.from(`${row.created_at}.${row.id}`).toString('base64url');
-}
-
-function positionOf(cursor: string): DeliveryPosition {
-  const match = /^(\d{1,16})\.(\d{1,19})$/.exec(Buffer.from(cursor, 'base64url').toString());
-  if (!match) throw new ValidationError('after is not a cursor of this list', 'after');
-  return { createdAt: Number(match[1]), id: Number(match[2]) };
 }

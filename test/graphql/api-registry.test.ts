@@ -4,10 +4,11 @@ import type { GraphQLApi } from '../../src/graphql/api.js';
 import { composeApis, registrationProblems } from '../../src/graphql/api-registry.js';
 import { readSdlModule, sdlModuleNames } from '../../src/graphql/schema.js';
 import type { Interviews } from '../../src/interviews/compose.js';
+import type { Webhooks } from '../../src/webhooks/compose.js';
 
 /** The registered APIs; only their names and resolvers are looked at. */
-const apis = graphqlApis({ interviews: {} as Interviews });
-const [interview] = apis;
+const apis = graphqlApis({ interviews: {} as Interviews, webhooks: {} as Webhooks });
+const [interview, webhooks] = apis;
 
 /** schema/ as it is, with some modules added or replaced. */
 function modulesWith(extra: Record<string, string> = {}): Map<string, string> {
@@ -27,7 +28,7 @@ function without(resolvers: object, type: string, field: string): object {
 
 describe('the APIs behind the gateway', () => {
   it('match the SDL files under schema/ one to one, every field resolved once', () => {
-    assert.deepEqual(sdlModuleNames(), ['common', 'interview']);
+    assert.deepEqual(sdlModuleNames(), ['common', 'interview', 'webhooks']);
     assert.deepEqual(registrationProblems(apis), []);
   });
 
@@ -54,12 +55,14 @@ describe('the APIs behind the gateway', () => {
   it('name a field of an API’s SDL that its resolvers leave out', () => {
     const problems = registrationProblems([
       { ...interview, resolvers: without(interview.resolvers, 'VirtualInterviewEvent', 'title') },
+      webhooks,
     ]);
     assert.deepEqual(problems, [
       'the interview API has no resolver for VirtualInterviewEvent.title (schema/interview.graphql)',
     ]);
     const root = registrationProblems([
       { ...interview, resolvers: without(interview.resolvers, 'Query', 'virtualInterviewEvents') },
+      webhooks,
     ]);
     assert.deepEqual(root, [
       'the interview API has no resolver for Query.virtualInterviewEvents (schema/interview.graphql)',
@@ -68,7 +71,7 @@ describe('the APIs behind the gateway', () => {
 
   it('name a resolver for what the API’s SDL does not define', () => {
     const resolvers = { ...interview.resolvers, PageInfo: { hasNextPage: () => false } };
-    assert.deepEqual(registrationProblems([{ ...interview, resolvers }]), [
+    assert.deepEqual(registrationProblems([{ ...interview, resolvers }, webhooks]), [
       'the interview API resolves PageInfo.hasNextPage, which schema/interview.graphql does not define',
     ]);
   });
@@ -102,7 +105,7 @@ describe('the APIs behind the gateway', () => {
       resolvers: without(interview.resolvers, 'EmployerJob', 'id'),
     };
     assert.throws(
-      () => composeApis([broken]),
+      () => composeApis([broken, webhooks]),
       /do not match schema\/:\n- the interview API has no resolver for EmployerJob\.id/,
     );
   });
@@ -114,13 +117,15 @@ describe('the APIs behind the gateway', () => {
       createLoaders: () => 'loaders',
       settleNow: () => 'settle',
     } as unknown as Interviews;
-    const { createContext } = composeApis(graphqlApis({ interviews }));
+    const webhooks = { endpoints: 'endpoints', deliveryLog: 'log' } as unknown as Webhooks;
+    const { createContext } = composeApis(graphqlApis({ interviews, webhooks }));
     const request = { requestId: 'r-1' } as Parameters<typeof createContext>[0];
     assert.deepEqual(createContext(request), {
       requestId: 'r-1',
       loaders: 'loaders',
       interviews: { writer: 'writer', finder: 'finder' },
       settle: 'settle',
+      webhooks: { endpoints: 'endpoints', deliveryLog: 'log' },
     });
   });
 });

@@ -13,6 +13,11 @@ import type { EventSearchStore } from '../../src/interviews/event-search-store.j
 import { MAX_EVENT_IDS, NESTED_LIST_BOUNDS } from '../../src/interviews/list-bounds.js';
 import { MAX_ADMISSIONS_PER_INTERVIEWEE } from '../../src/interviews/rules/admissions.js';
 import { MAX_INVITED_INTERVIEWERS } from '../../src/interviews/rules/interviewers.js';
+import type { WebhookEndpointRow } from '../../src/db/rows.js';
+import type { DeliveryStore } from '../../src/webhooks/delivery-store.js';
+import { WebhookEndpointService } from '../../src/webhooks/endpoint-service.js';
+import type { ManagedEndpointStore } from '../../src/webhooks/managed-endpoint-store.js';
+import { StoredDeliveryLog } from '../../src/webhooks/stored-delivery-log.js';
 import { gatewayApis } from '../support/gateway-schema.js';
 
 /**
@@ -25,12 +30,18 @@ import { gatewayApis } from '../support/gateway-schema.js';
 const { schema, listItems: LIST_ITEMS_BY_FIELD } = gatewayApis;
 const EMPLOYER = 'employer-1';
 
-/** `Type.field` of every list of objects an answer can hold (introspection left out). */
+/**
+ * `Type.field` of every list of objects an answer can hold (introspection left out); lists of
+ * scalars cost nothing in the cost model.
+ */
 function listFields(): string[] {
   return Object.values(schema.getTypeMap()).flatMap((type) =>
     isObjectType(type) && !type.name.startsWith('__')
       ? Object.values(type.getFields())
-          .filter((field) => isListType(getNullableType(field.type)))
+          .filter(
+            (field) =>
+              isListType(getNullableType(field.type)) && isObjectType(getNamedType(field.type)),
+          )
           .map((field) => `${type.name}.${field.name}`)
       : [],
   );
@@ -104,28 +115,93 @@ const context = {
   },
 };
 
+/**
+ * The webhook-management API's context for an app's own token, over the real service and
+ * delivery log whose stores answer far more rows than asked for.
+ */
+const webhooksContext = (() => {
+  const endpoint = (id: string): WebhookEndpointRow => ({
+    id,
+    app_id: 'app-1',
+    url: 'https://receiver.example/hooks',
+    description: null,
+    event_types: '',
+    employer_ids: '',
+    enabled: true,
+    disabled_reason: null,
+    disabled_at: null,
+    secret_sealed: 'sealed',
+    previous_secret_sealed: null,
+    previous_secret_until: null,
+    failing_since: null,
+    created_at: 1000,
+    updated_at: 1000,
+  });
+  const delivery = (id: number) => ({ id, created_at: 2000 + id, status: 'pending' });
+  const log = new StoredDeliveryLog(
+    {
+      list: async () => Array.from({ length: STORED }, (_, i) => delivery(i + 1)),
+      attempts: async () =>
+        Array.from({ length: STORED }, (_, i) => ({ id: i + 1, attempted_at: i })),
+    } as unknown as DeliveryStore,
+    () => undefined,
+  );
+  // Reads touch only the store and the delivery log; nothing here writes.
+  const unused = undefined as never;
+  const endpoints = new WebhookEndpointService(
+    {
+      find: async (_appId: string, id: string) => endpoint(id),
+      listForApp: async () => items(STORED, 'endpoint').map(({ id }) => endpoint(id)),
+    } as unknown as ManagedEndpointStore,
+    unused,
+    log,
+    unused,
+    unused,
+    unused,
+    unused,
+    unused,
+    unused,
+  );
+  return {
+    principal: { kind: 'app', appId: 'app-1', employerId: null },
+    webhooks: { endpoints, deliveryLog: log },
+  };
+})();
+
 /** The lists of a connection or payload, each read through its own resolver. */
-async function listsOf(parentType: string, parent: unknown): Promise<number[]> {
+async function listsOf(
+  parentType: string,
+  parent: unknown,
+  within: object = context,
+): Promise<number[]> {
   const type = schema.getType(parentType);
   assert.ok(isObjectType(type));
   const lengths: number[] = [];
   for (const field of Object.values(type.getFields())) {
-    if (!isListType(getNullableType(field.type))) continue;
-    const value = await field.resolve!(parent, {}, context, NO_INFO);
+    if (!isListType(getNullableType(field.type)) || !isObjectType(getNamedType(field.type))) {
+      continue;
+    }
+    const value = await field.resolve!(parent, {}, within, NO_INFO);
     lengths.push((value as unknown[]).length);
   }
   return lengths;
 }
 
-function probe(coordinate: string, parent: unknown = { id: 'parent-1' }): Probe {
+function probe(
+  coordinate: string,
+  parent: unknown = { id: 'parent-1' },
+  within: object = context,
+): Probe {
   return async (args) => {
-    const result = await resolverOf(coordinate)(parent, args, context, NO_INFO);
+    const result = await resolverOf(coordinate)(parent, args, within, NO_INFO);
     const returned = schema.getType(coordinate.split('.')[0]!);
     assert.ok(isObjectType(returned));
     const field = returned.getFields()[coordinate.split('.')[1]!]!;
-    return listsOf(getNamedType(field.type).name, result);
+    return listsOf(getNamedType(field.type).name, result, within);
   };
 }
+
+const storedDelivery = { id: 1, created_at: 2001, status: 'pending' };
 
 const PROBES: Record<string, Probe> = {
   'Query.findVirtualInterviewEvents': (args) =>
@@ -147,7 +223,31 @@ const PROBES: Record<string, Probe> = {
   'VirtualInterviewRecord.interviewOutcomesConnection': probe(
     'VirtualInterviewRecord.interviewOutcomesConnection',
   ),
+  'Query.webhookEndpoints': probe('Query.webhookEndpoints', {}, webhooksContext),
+  'WebhookEndpoint.deliveriesConnection': probe(
+    'WebhookEndpoint.deliveriesConnection',
+    { id: 'endpoint-1' },
+    webhooksContext,
+  ),
+  'WebhookDeliveryEdge.node': probe(
+    'WebhookDeliveryEdge.node',
+    { node: storedDelivery, cursor: 'c' },
+    webhooksContext,
+  ),
+  'SendWebhookTestEventPayload.delivery': probe(
+    'SendWebhookTestEventPayload.delivery',
+    { delivery: storedDelivery },
+    webhooksContext,
+  ),
+  'ResendWebhookDeliveryPayload.delivery': probe(
+    'ResendWebhookDeliveryPayload.delivery',
+    { delivery: storedDelivery },
+    webhooksContext,
+  ),
 };
+
+/** Webhook pages take 1 to 100 items (0 is refused). */
+const WEBHOOK_PAGES = new Set(['Query.webhookEndpoints', 'WebhookEndpoint.deliveriesConnection']);
 
 /** The arguments each sizing field is tried with: left out, small, and the largest accepted. */
 const ARGUMENTS: Array<Record<string, unknown>> = [{}, { first: 0 }, { first: 3 }, { first: 100 }];
@@ -174,7 +274,9 @@ describe('every list field of the schema has a true bound', () => {
       const tried =
         field === 'Query.virtualInterviewEvents'
           ? [1, 7, MAX_EVENT_IDS].map((ids) => ({ ids }))
-          : ARGUMENTS;
+          : WEBHOOK_PAGES.has(field)
+            ? ARGUMENTS.filter(({ first }) => first !== 0)
+            : ARGUMENTS;
       for (const args of tried) {
         const assumed = LIST_ITEMS_BY_FIELD.get(field)!(
           'ids' in args ? { input: { ids: Array(args.ids) } } : args,
@@ -201,6 +303,10 @@ describe('every list field of the schema has a true bound', () => {
       PROBES['Query.virtualInterviewEvents']!({ ids: MAX_EVENT_IDS + 1 }),
       /ids/,
     );
+    for (const field of WEBHOOK_PAGES) {
+      await assert.rejects(PROBES[field]!({ first: 101 }), /first/);
+      await assert.rejects(PROBES[field]!({ first: 0 }), /first/);
+    }
   });
 
   it('writes each domain cap into the schema, where clients read it', () => {

@@ -33,7 +33,12 @@ describeEachDialect('GET /schema.graphql', (database) => {
     // One document a partner's tools read as it is: the schema the gateway serves.
     assert.equal(printSchema(buildSchema(body)), printSchema(gatewayApis.schema));
     const operations = Object.keys(buildSchema(body).getQueryType()!.getFields());
-    assert.deepEqual(operations, ['findVirtualInterviewEvents', 'virtualInterviewEvents']);
+    assert.deepEqual(operations, [
+      'findVirtualInterviewEvents',
+      'virtualInterviewEvents',
+      'webhookEndpoints',
+      'webhookEndpoint',
+    ]);
     assert.match(body, /^scalar DateTime\s*@specifiedBy/m);
     assert.doesNotMatch(body, /^extend /m);
   });

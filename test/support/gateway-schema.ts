@@ -1,10 +1,13 @@
 import { graphqlApis } from '../../src/apis.js';
 import { composeApis } from '../../src/graphql/api-registry.js';
 import type { Interviews } from '../../src/interviews/compose.js';
+import type { Webhooks } from '../../src/webhooks/compose.js';
 
 /**
  * The gateway's schema and list sizes over every registered API, as composeGraphQL builds them,
  * for tests that validate, price or resolve without a request context (no API service is
  * reached: createContext is never called).
  */
-export const gatewayApis = composeApis(graphqlApis({ interviews: {} as Interviews }));
+export const gatewayApis = composeApis(
+  graphqlApis({ interviews: {} as Interviews, webhooks: {} as Webhooks }),
+);
