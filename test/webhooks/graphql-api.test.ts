@@ -71,6 +71,7 @@ describeEachDialect('webhooks: the GraphQL management API', (database) => {
         WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true',
         WEBHOOK_RETRY_SCHEDULE: '20ms',
         WEBHOOK_POLL_MS: '50',
+        WEBHOOK_DELIVERY_WORKER: 'on',
       },
     });
     receiver = await WebhookReceiver.start({ secrets: () => secrets });
