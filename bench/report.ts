@@ -158,7 +158,7 @@ function formatWebhooks(w: WebhookStageResult, database: string): string[] {
       `${w.seconds} s of load, first ${w.warmupSeconds} s left out`,
     `  deliveries: ${w.deliveries.written} written, ${w.deliveries.delivered} delivered, ` +
       `${w.deliveries.accepted} accepted and verified (${w.deliveries.duplicates} duplicates), ` +
-      `${w.deliveries.unverified} unverified: ${w.allVerified ? 'all verified' : 'NOT all verified'}; ` +
+      `${w.deliveries.unverified} unverified: ${w.allVerified ? 'every one delivered once and verified' : 'NOT every one delivered and verified'}; ` +
       `outbox depth ${w.outbox.depthAtLoadEnd} when the load stopped, ` +
       `${w.outbox.depthAfterDrain} after ${w.outbox.drainSeconds} s`,
     `  load average ${w.loadAverage.atStart.join(' ')} at the start, ${w.loadAverage.atEnd.join(' ')} at the end`,

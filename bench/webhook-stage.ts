@@ -22,7 +22,7 @@ export const WEBHOOK_STAGE_NAME =
 export const WEBHOOK_GOAL = { deliveriesPerSecond: 500, p95Ms: 1000 } as const;
 
 /** After the load, how long the outbox may take to empty before the stage gives up waiting. */
-const DRAIN_TIMEOUT_MS = 30_000;
+const DRAIN_TIMEOUT_MS = 60_000;
 const DRAIN_POLL_MS = 100;
 /** Counting pending rows stops here (the count stays cheap). */
 const MOST_COUNTED = 1_000_000;
