@@ -35,6 +35,12 @@ import { stageFacts } from './stage-facts.js';
 import { summarize } from './summary.js';
 import { peerTarget, serviceTarget, type ServiceTarget, type Target } from './targets.js';
 import { obtainTokens } from './tokens.js';
+import {
+  measureWebhookStage,
+  webhookStageSelected,
+  WEBHOOK_STAGE_NAME,
+  type WebhookStageResult,
+} from './webhook-stage.js';
 
 /** What the run needs once the database is seeded and the helper processes are up. */
 interface Prepared {
@@ -72,15 +78,18 @@ export class Benchmark {
 
   async run(): Promise<BenchResults> {
     const prepared = await this.prepare();
-    const fixtures = await this.fixtures(prepared);
-    const small = await this.runStage(prepared, fixtures, 'small');
+    let small: Measured[] = [];
     let large: Measured[] = [];
-    if (prepared.scenarios.some((scenario) => scenario.stages.includes('large'))) {
-      const { smallEvents, largeEvents } = this.options;
-      await this.seed(prepared, 'large', [
-        measuredEvents(prepared.accounts, smallEvents, largeEvents),
-      ]);
-      large = await this.runStage(prepared, fixtures, 'large');
+    if (prepared.scenarios.length) {
+      const fixtures = await this.fixtures(prepared);
+      small = await this.runStage(prepared, fixtures, 'small');
+      if (prepared.scenarios.some((scenario) => scenario.stages.includes('large'))) {
+        const { smallEvents, largeEvents } = this.options;
+        await this.seed(prepared, 'large', [
+          measuredEvents(prepared.accounts, smallEvents, largeEvents),
+        ]);
+        large = await this.runStage(prepared, fixtures, 'large');
+      }
     }
     return buildResults({
       options: this.options,
@@ -92,12 +101,18 @@ export class Benchmark {
         large: this.options.largeEvents,
       }),
       highWaterMarkBytes: this.highWaterMarkBytes,
+      webhooks: webhookStageSelected(this.options.only)
+        ? await this.runWebhookStage(prepared)
+        : null,
     });
   }
 
   private async prepare(): Promise<Prepared> {
     const { options, cleanup } = this;
     const scenarios = selectScenarios(allScenarios(options.deepPage), options.only);
+    if (!scenarios.length && !webhookStageSelected(options.only)) {
+      throw new Error(`--only ${options.only.join(' ')} matches no scenario`);
+    }
     // The driver and the peers start while the database is migrated and seeded.
     const driver = new LoadDriver(this.repository);
     cleanup.add(() => driver.stop());
@@ -134,10 +149,13 @@ export class Benchmark {
       keyEncryptionSecret,
       metricsToken: randomToken(24),
     };
-    await this.seed(prepared, 'small', [
-      measuredEvents(accounts, 0, options.smallEvents),
-      otherEvents(accounts, options.otherEvents),
-    ]);
+    // The webhook stage alone writes its own events.
+    if (scenarios.length) {
+      await this.seed(prepared, 'small', [
+        measuredEvents(accounts, 0, options.smallEvents),
+        otherEvents(accounts, options.otherEvents),
+      ]);
+    }
     const [peers] = await Promise.all([peersStarted, driver.start()]);
     prepared.peerTargets = [...peers.values()].map(peerTarget);
     return prepared;
@@ -241,6 +259,37 @@ export class Benchmark {
     });
     await this.cleanup.runOne(stopServices);
     return measured;
+  }
+
+  private async runWebhookStage(prepared: Prepared): Promise<WebhookStageResult> {
+    const result = await measureWebhookStage({
+      repository: this.repository,
+      options: this.options,
+      db: prepared.db,
+      shared: prepared.shared,
+      accounts: prepared.accounts,
+      driver: prepared.driver,
+      cleanup: this.cleanup,
+      service: {
+        databaseEnv: prepared.fresh.env,
+        keyEncryptionSecret: prepared.keyEncryptionSecret,
+        metricsToken: prepared.metricsToken,
+      },
+      log: this.log,
+      beforeStop: (service) => {
+        this.highWaterMarkBytes = Math.max(
+          this.highWaterMarkBytes,
+          highWaterMark(service.processIds()),
+        );
+        // Logged once stopped; the stage's lines are read from the same counters.
+        this.serviceLogs.push({ configuration: 'default', stage: 'webhooks', ...service.logged() });
+      },
+    });
+    this.log(
+      `${WEBHOOK_STAGE_NAME}: ${result.deliveriesPerSecond} deliveries/s, ` +
+        `p95 ${result.commitToReceiptMs.p95} ms from commit to 2xx`,
+    );
+    return result;
   }
 }
 

@@ -42,6 +42,7 @@ function measure(job: LoadJob): Promise<LoadResult> {
     body: job.body,
     connections: job.connections,
     duration: job.seconds,
+    ...(job.rate !== undefined && { overallRate: job.rate }),
     // autocannon ends a run at its first sample after the duration: sample often, end on time.
     sampleInt: 100,
     timeout: 30,
@@ -95,7 +96,11 @@ function summarize(
     requestsPerSecond: result.duration > 0 ? latencies.length / result.duration : 0,
     responses,
     seconds: result.duration,
-    latency: { p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99) },
+    latency: {
+      p50: percentile(latencies, 0.5),
+      p95: percentile(latencies, 0.95),
+      p99: percentile(latencies, 0.99),
+    },
     non2xx,
     // autocannon counts timeouts among the errors.
     socketErrors: result.errors,

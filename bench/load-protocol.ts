@@ -9,6 +9,8 @@ export interface LoadJob {
   bodies?: string[];
   connections: number;
   seconds: number;
+  /** Requests per second over all connections, steadily; absent for as many as they can. */
+  rate?: number;
   /** Count responses whose body carries a GraphQL `errors` member. */
   graphql: boolean;
   /** Count responses whose body does not hold this text. */
@@ -24,7 +26,7 @@ export interface LoadResult {
   responses: number;
   seconds: number;
   /** Latency of 2xx responses, in milliseconds (microsecond precision). */
-  latency: { p50: number; p99: number };
+  latency: { p50: number; p95: number; p99: number };
   non2xx: number;
   /** Connection errors and timeouts. */
   socketErrors: number;

@@ -24,6 +24,10 @@ export interface BenchOptions {
   deepPage: number;
   /** Where the machine-readable results go. */
   resultsPath: string;
+  /** The webhook stage: seconds of load, createVirtualInterviewEvent a second, endpoints. */
+  webhookSeconds: number;
+  webhookRate: number;
+  webhookEndpoints: number;
   /** A directory for CPU profiles of every service process (`node --cpu-prof`); off if absent. */
   profileDirectory: string | undefined;
 }
@@ -35,6 +39,7 @@ const FULL = {
   smallEvents: 10_000,
   largeEvents: 1_000_000,
   otherEvents: 100_000,
+  webhookSeconds: 40,
 };
 const QUICK = {
   rounds: 1,
@@ -43,6 +48,7 @@ const QUICK = {
   smallEvents: 10_000,
   largeEvents: 50_000,
   otherEvents: 10_000,
+  webhookSeconds: 10,
 };
 
 /** Parses `npm run bench -- [options]`; `--quick` changes the defaults that are not given. */
@@ -84,6 +90,23 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     .option('--large-events <n>', "the measured employer's events after growing", positiveInteger)
     .option('--other-events <n>', "another employer's events", nonNegativeInteger)
     .option('--deep-page <n>', 'the page read by the deep-page scenarios', positiveInteger, 50)
+    .option(
+      '--webhook-seconds <s>',
+      'seconds of API load in the webhook stage (40 full, 10 quick)',
+      positiveNumber,
+    )
+    .option(
+      '--webhook-rate <n>',
+      'createVirtualInterviewEvent per second in the webhook stage',
+      positiveInteger,
+      110,
+    )
+    .option(
+      '--webhook-endpoints <n>',
+      "the bench app's webhook endpoints (each change is one delivery to each)",
+      positiveInteger,
+      5,
+    )
     .option('--results <path>', 'where to write the JSON results', 'bench/results.json')
     .option(
       '--profile <dir>',
@@ -104,6 +127,9 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     largeEvents?: number;
     otherEvents?: number;
     deepPage: number;
+    webhookSeconds?: number;
+    webhookRate: number;
+    webhookEndpoints: number;
     results: string;
     profile?: string;
   }>();
@@ -121,6 +147,9 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     largeEvents: given.largeEvents ?? defaults.largeEvents,
     otherEvents: given.otherEvents ?? defaults.otherEvents,
     deepPage: given.deepPage,
+    webhookSeconds: given.webhookSeconds ?? defaults.webhookSeconds,
+    webhookRate: given.webhookRate,
+    webhookEndpoints: given.webhookEndpoints,
     resultsPath: given.results,
     profileDirectory: given.profile,
   };

@@ -3,9 +3,10 @@ import { dirname } from 'node:path';
 import type { Machine } from './machine.js';
 import type { BenchOptions } from './options.js';
 import { formatCount, type SummaryRow } from './summary.js';
+import type { WebhookStageResult } from './webhook-stage.js';
 
 /** Bump when the shape of results.json changes (bench/results.schema.json follows it). */
-export const RESULTS_SCHEMA_VERSION = 3;
+export const RESULTS_SCHEMA_VERSION = 4;
 /** P4: the most resident memory any one service process may use under any scenario. */
 export const PEAK_RSS_LIMIT_MIB = 250;
 
@@ -20,6 +21,8 @@ export interface BenchResults {
   serviceLogs: Array<{ configuration: string; stage: string; lines: number; first: string[] }>;
   rows: SummaryRow[];
   p4: { limitMiB: number; peakRssMiB: number | null; met: boolean | null };
+  /** The webhook stage (bench/webhook-stage.ts); null when --only left it out. */
+  webhooks: WebhookStageResult | null;
   /** Scenarios that could not be measured somewhere, and why. */
   problems: string[];
 }
@@ -32,6 +35,7 @@ export function buildResults(input: {
   rows: SummaryRow[];
   /** The highest VmHWM of any service process, in bytes, read before each was stopped. */
   highWaterMarkBytes: number;
+  webhooks: WebhookStageResult | null;
 }): BenchResults {
   const { resultsPath: _resultsPath, ...options } = input.options;
   const sampled = input.rows.map((row) => row.peakRssMiB ?? 0);
@@ -49,9 +53,15 @@ export function buildResults(input: {
       peakRssMiB: peak > 0 ? Math.round(peak * 10) / 10 : null,
       met: peak > 0 ? peak <= PEAK_RSS_LIMIT_MIB : null,
     },
-    problems: input.rows.flatMap((row) =>
-      row.problem ? [`${row.scenario} on ${row.target.label} (${row.stage}): ${row.problem}`] : [],
-    ),
+    webhooks: input.webhooks,
+    problems: [
+      ...input.rows.flatMap((row) =>
+        row.problem
+          ? [`${row.scenario} on ${row.target.label} (${row.stage}): ${row.problem}`]
+          : [],
+      ),
+      ...webhookProblems(input.webhooks),
+    ],
   };
 }
 
@@ -96,10 +106,15 @@ export function formatReport(results: BenchResults): string {
       .trimEnd();
   const { p4, machine } = results;
   return [
-    line(COLUMNS.map((column) => column.title)),
-    line(widths.map((width) => '-'.repeat(width))),
-    ...cells.map(line),
-    '',
+    ...(cells.length
+      ? [
+          line(COLUMNS.map((column) => column.title)),
+          line(widths.map((width) => '-'.repeat(width))),
+          ...cells.map(line),
+          '',
+        ]
+      : []),
+    ...(results.webhooks ? [...formatWebhooks(results.webhooks, database), ''] : []),
     `P4 peak RSS of one service process over every scenario: ${p4.peakRssMiB ?? 'n/a'} MiB ` +
       `(target <= ${p4.limitMiB} MiB): ${p4.met === null ? 'n/a' : p4.met ? 'met' : 'NOT met'}`,
     `machine: ${machine.cpuModel}, ${machine.cores} cores, ${machine.memoryGiB} GiB, ` +
@@ -115,6 +130,39 @@ export function formatReport(results: BenchResults): string {
       ),
     ...results.problems.map((problem) => `NOT MEASURED: ${problem}`),
   ].join('\n');
+}
+
+/** Why the webhook stage's figures cannot be trusted: a delivery unverified, lost or unsent. */
+function webhookProblems(webhooks: WebhookStageResult | null): string[] {
+  if (!webhooks || webhooks.allVerified) return [];
+  const { written, delivered, accepted, unverified, duplicates } = webhooks.deliveries;
+  return [
+    `${webhooks.scenario}: ${written} deliveries written, ${delivered} delivered, ` +
+      `${accepted} accepted (${duplicates} duplicates), ${unverified} unverified`,
+  ];
+}
+
+/** The webhook stage in a few lines: the goal first, then what the figures are made of. */
+function formatWebhooks(w: WebhookStageResult, database: string): string[] {
+  const lag = w.commitToReceiptMs;
+  const api = w.api;
+  return [
+    `${w.scenario} (${database}, default (${w.workers})):`,
+    `  ${w.deliveriesPerSecond.toFixed(0)} deliveries/s, commit to receiver 2xx p50 ${lag.p50} ms, ` +
+      `p95 ${lag.p95} ms, p99 ${lag.p99} ms, max ${lag.max} ms ` +
+      `(goal >= ${w.goal.deliveriesPerSecond}/s and p95 < ${w.goal.p95Ms} ms): ` +
+      `${w.met ? 'met' : 'NOT met'}`,
+    `  API meanwhile: createVirtualInterviewEvent ${api.requestsPerSecond.toFixed(0)} req/s ` +
+      `(asked ${w.offeredChangesPerSecond}/s), p50 ${api.latencyMs.p50} ms, p95 ${api.latencyMs.p95} ms, ` +
+      `p99 ${api.latencyMs.p99} ms, ${api.errors} errors; ${w.endpoints} endpoint(s), ` +
+      `${w.seconds} s of load, first ${w.warmupSeconds} s left out`,
+    `  deliveries: ${w.deliveries.written} written, ${w.deliveries.delivered} delivered, ` +
+      `${w.deliveries.accepted} accepted and verified (${w.deliveries.duplicates} duplicates), ` +
+      `${w.deliveries.unverified} unverified: ${w.allVerified ? 'every one delivered once and verified' : 'NOT every one delivered and verified'}; ` +
+      `outbox depth ${w.outbox.depthAtLoadEnd} when the load stopped, ` +
+      `${w.outbox.depthAfterDrain} after ${w.outbox.drainSeconds} s`,
+    `  load average ${w.loadAverage.atStart.join(' ')} at the start, ${w.loadAverage.atEnd.join(' ')} at the end`,
+  ];
 }
 
 function tableRow(row: SummaryRow, database: string): string[] {

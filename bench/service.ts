@@ -58,6 +58,8 @@ export async function startServices(input: {
   keyEncryptionSecret: string;
   metricsToken: string;
   profileDirectory?: string;
+  /** Settings beyond the bench's own (the webhook stage's). */
+  extraEnv?: Record<string, string>;
   log: (line: string) => void;
 }): Promise<RunningService[]> {
   const { configurations, log, ...common } = input;
@@ -90,6 +92,7 @@ export async function startService(input: {
   keyEncryptionSecret: string;
   metricsToken: string;
   profileDirectory?: string;
+  extraEnv?: Record<string, string>;
 }): Promise<RunningService> {
   const { configuration, port } = input;
   const url = `http://127.0.0.1:${port}`;
@@ -117,6 +120,7 @@ export async function startService(input: {
       SWEEP_INTERVAL_MS: '0',
       ...RAISED_RATE_LIMITS,
       ...input.databaseEnv,
+      ...input.extraEnv,
       ...(configuration.workers !== undefined && { WORKERS: String(configuration.workers) }),
     },
   });

@@ -58,6 +58,8 @@ export interface DeliveryPosition {
 /** Rows read per claim for each one it may take, so that busy endpoints' rows do not fill it. */
 const CANDIDATES_PER_SLOT = 4;
 const MOST_CANDIDATES = 500;
+/** Attempt rows per INSERT (6 values each: far below either engine's bound on parameters). */
+const ATTEMPTS_PER_INSERT = 100;
 
 /**
  * SQL for the delivery side of webhooks: what happens to webhook_deliveries and webhook_attempts
@@ -145,24 +147,47 @@ export class DeliveryStore extends Store {
     attempt: AttemptRecord,
     settlement: Settlement,
   ): Promise<boolean> {
-    const changed = await this.db('webhook_deliveries')
-      .where({ id: claimed.deliveryId, leased_until: claimed.lease, status: 'pending' })
-      .update({
-        ...stateOf(settlement),
-        attempt_count: this.db.raw('attempt_count + 1'),
-        leased_until: null,
-        last_attempt_at: attempt.attempted_at,
-        last_status_code: attempt.status_code,
-      });
-    if (changed !== 1) {
-      // The delivery may be gone with its endpoint; the attempt is recorded if it is not.
-      const [exists] = await this.db('webhook_deliveries')
-        .where('id', claimed.deliveryId)
-        .select('id');
-      if (!exists) return false;
+    const [written] = await this.settleMany([{ ...claimed, attempt, settlement }]);
+    return written!;
+  }
+
+  /**
+   * `settle` for several attempts (of different deliveries), in the caller's transaction: each
+   * state written only under its own lease, the attempts in one insert. Whether each state was
+   * written, in order.
+   */
+  async settleMany(
+    attempts: ReadonlyArray<{
+      deliveryId: number;
+      lease: EpochMs;
+      attempt: AttemptRecord;
+      settlement: Settlement;
+    }>,
+  ): Promise<boolean[]> {
+    const written: boolean[] = [];
+    const recorded: Array<AttemptRecord & { delivery_id: number }> = [];
+    for (const { deliveryId, lease, attempt, settlement } of attempts) {
+      const changed = await this.db('webhook_deliveries')
+        .where({ id: deliveryId, leased_until: lease, status: 'pending' })
+        .update({
+          ...stateOf(settlement),
+          attempt_count: this.db.raw('attempt_count + 1'),
+          leased_until: null,
+          last_attempt_at: attempt.attempted_at,
+          last_status_code: attempt.status_code,
+        });
+      written.push(changed === 1);
+      if (changed !== 1) {
+        // The delivery may be gone with its endpoint; the attempt is recorded if it is not.
+        const [exists] = await this.db('webhook_deliveries').where('id', deliveryId).select('id');
+        if (!exists) continue;
+      }
+      recorded.push({ delivery_id: deliveryId, ...attempt });
     }
-    await this.db('webhook_attempts').insert({ delivery_id: claimed.deliveryId, ...attempt });
-    return changed === 1;
+    for (let start = 0; start < recorded.length; start += ATTEMPTS_PER_INSERT) {
+      await this.db('webhook_attempts').insert(recorded.slice(start, start + ATTEMPTS_PER_INSERT));
+    }
+    return written;
   }
 
   /** Gives a claimed delivery back untried (shutdown): due again at once, for any process. */

@@ -37,6 +37,7 @@ describe('benchmark harness (--quick, tiny)', function () {
         ...['--seconds', '0.3', '--serial-seconds', '0.3', '--connections', '4'],
         ...['--small-events', '200', '--large-events', '300', '--other-events', '50'],
         ...['--deep-page', String(DEEP_PAGE), '--results', resultsPath],
+        ...['--webhook-seconds', '2', '--webhook-rate', '20', '--webhook-endpoints', '2'],
       ],
       { cwd: REPOSITORY, stdio: ['ignore', 'pipe', 'pipe'] },
     );
@@ -105,6 +106,16 @@ describe('benchmark harness (--quick, tiny)', function () {
         assert.equal(typeof row.comparison.met, 'boolean', what);
       }
     }
+  });
+
+  it('measures the webhook stage: every delivery verified, the outbox emptied', () => {
+    const webhooks = readResults().webhooks;
+    assert.ok(webhooks, 'no webhook stage in the results');
+    assert.equal(webhooks.allVerified, true, JSON.stringify(webhooks.deliveries));
+    assert.ok(webhooks.deliveries.written > 0, 'no delivery was written');
+    assert.equal(webhooks.outbox.depthAfterDrain, 0);
+    assert.ok(webhooks.api.requestsPerSecond > 0, 'the API served no request');
+    assert.equal(typeof webhooks.met, 'boolean');
   });
 
   function readResults(): any {
