@@ -62,8 +62,9 @@ describe('SQLite checkpoints off the event loop', function () {
     return rows[0]!.wal_autocheckpoint;
   };
   let index: WalIndex | undefined;
+  let indexFd: number | undefined;
   // Through the process's descriptor: closing one of our own could drop SQLite's locks.
-  const walIndex = () => (index ??= new WalIndex(shmDescriptor(filename)));
+  const walIndex = () => (index ??= new WalIndex((indexFd = shmDescriptor(filename))));
   const walBytes = () => (existsSync(`${filename}-wal`) ? statSync(`${filename}-wal`).size : 0);
   const threadRunning = () =>
     until(async () => (await writerAutocheckpoint()) === WRITER_LIMIT, 'offloaded');
@@ -104,8 +105,9 @@ describe('SQLite checkpoints off the event loop', function () {
 
   afterEach(async () => {
     await db.destroy();
-    if (index) releaseShmDescriptor(filename);
+    if (indexFd !== undefined) releaseShmDescriptor(filename, indexFd);
     index = undefined;
+    indexFd = undefined;
     rmSync(directory, { recursive: true, force: true });
   });
 

@@ -166,10 +166,11 @@ export class SqliteCheckpointer {
    * `-shm` file's descriptor (sqlite-wal-index.ts `releaseShmDescriptor`).
    */
   release(): void {
-    if (this.shmFd === undefined) return;
+    const fd = this.shmFd;
+    if (fd === undefined) return;
     this.shmFd = undefined;
     this.index = undefined;
-    releaseShmDescriptor(this.settings.filename);
+    releaseShmDescriptor(this.settings.filename, fd);
   }
 
   private start(): void {

@@ -63,6 +63,12 @@ export class UnknownWalIndex extends Error {
  * and used again by the next handle on the same database.
  */
 const descriptors = new Map<string, { fd: number; users: number }>();
+/**
+ * Descriptors of a `-shm` file SQLite has since replaced, by how many users still hold each: one
+ * is closed when its last user lets go, never before, so that its number cannot be handed to
+ * another file while someone still reads through it.
+ */
+const retired = new Map<number, number>();
 
 /** A descriptor of `<databaseFile>-shm`, which must exist (a connection has the WAL open). */
 export function shmDescriptor(databaseFile: string): number {
@@ -72,21 +78,35 @@ export function shmDescriptor(databaseFile: string): number {
     known.users += 1;
     return known.fd;
   }
-  if (known) closeSync(known.fd);
+  if (known && known.users > 0) retired.set(known.fd, known.users);
+  else if (known) closeSync(known.fd);
   const fd = openSync(path, 'r');
   descriptors.set(path, { fd, users: 1 });
   return fd;
 }
 
-/** One user of the descriptor is done; closes it if SQLite is done with the file too. */
-export function releaseShmDescriptor(databaseFile: string): void {
+/**
+ * One user of `fd` (from shmDescriptor) is done; closes it if nobody else uses it and SQLite is
+ * done with the file too.
+ */
+export function releaseShmDescriptor(databaseFile: string, fd: number): void {
   const path = `${databaseFile}-shm`;
   const known = descriptors.get(path);
-  if (!known) return;
-  known.users = Math.max(0, known.users - 1);
-  if (known.users === 0 && replaced(path, known.fd)) {
-    closeSync(known.fd);
-    descriptors.delete(path);
+  if (known?.fd === fd) {
+    known.users = Math.max(0, known.users - 1);
+    if (known.users === 0 && replaced(path, known.fd)) {
+      closeSync(known.fd);
+      descriptors.delete(path);
+    }
+    return;
+  }
+  const users = retired.get(fd);
+  if (users === undefined) return;
+  if (users > 1) {
+    retired.set(fd, users - 1);
+  } else {
+    retired.delete(fd);
+    closeSync(fd);
   }
 }
 
