@@ -144,6 +144,12 @@ async function loadUntilKilled(
         recording = await parts.openRecording();
       } catch (error) {
         if (killed) return;
+        // A step of opening one (the lobby's admit, the upload's start) went to the worker
+        // just killed: nothing of it was acknowledged; open another on the survivor.
+        if (error instanceof TypeError && error.message === 'fetch failed') {
+          load.counts.unanswered += 1;
+          continue;
+        }
         throw error;
       }
       parts.recordings.add(recording);
