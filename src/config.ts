@@ -310,6 +310,8 @@ const webhookVariables = {
   WEBHOOK_CONCURRENCY_PER_ENDPOINT: positiveInt.max(100).default(8),
   /** How often a process looks for due deliveries it was not told about (others' commits). */
   WEBHOOK_POLL_MS: positiveInt.max(60_000).default(1000),
+  /** How often a delivering process reads the queue for the /metrics gauges. */
+  WEBHOOK_QUEUE_READ_MS: positiveInt.max(300_000).default(5000),
   /** `off`: this process delivers nothing (others sharing the database do). */
   WEBHOOK_DELIVERY_WORKER: z
     .enum(['on', 'off'])
@@ -520,6 +522,8 @@ export interface WebhookSettings {
   concurrency: number;
   concurrencyPerEndpoint: number;
   pollMs: number;
+  /** How often a delivering process reads the queue's depth and age for /metrics. */
+  queueReadMs: number;
   /** Whether this process runs a delivery worker (WEBHOOK_DELIVERY_WORKER). */
   deliveryWorker: boolean;
 }
@@ -641,6 +645,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       concurrency: e.WEBHOOK_CONCURRENCY,
       concurrencyPerEndpoint: e.WEBHOOK_CONCURRENCY_PER_ENDPOINT,
       pollMs: e.WEBHOOK_POLL_MS,
+      queueReadMs: e.WEBHOOK_QUEUE_READ_MS,
       deliveryWorker: e.WEBHOOK_DELIVERY_WORKER,
     },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },

@@ -23,29 +23,23 @@ export const webhookAttemptDuration = new Histogram({
   registers: [register],
 });
 
-/** What the queue gauges are read from: the deliveries still to make, in the database. */
+/**
+ * What the queue gauges show: the deliveries still to make, as a delivering process last read
+ * them (src/webhooks/queue-readings.ts). A scrape runs no SQL.
+ */
 export interface WebhookQueueSource {
-  queue(): Promise<{ depth: number; oldestDueAgeSeconds: number }>;
+  queue(): { depth: number; oldestDueAgeSeconds: number };
 }
 
 const sources = new Set<WebhookQueueSource>();
 
-/** Both gauges of one scrape share one reading. */
-const READING_REUSED_MS = 1000;
-let lastReading: { at: number; value: ReturnType<WebhookQueueSource['queue']> } | undefined;
-
 /**
- * Read at scrape time from one source. Every process reads the same rows, so a cluster's
- * aggregated gauges take the max rather than the sum.
+ * From one source: every process reads the same rows, so a cluster's aggregated gauges take the
+ * max rather than the sum. A process that delivers nothing shows an empty queue.
  */
-function readQueue(): ReturnType<WebhookQueueSource['queue']> {
+function readQueue(): { depth: number; oldestDueAgeSeconds: number } {
   const [source] = sources;
-  if (!source) return Promise.resolve({ depth: 0, oldestDueAgeSeconds: 0 });
-  const now = performance.now();
-  if (!lastReading || now - lastReading.at > READING_REUSED_MS) {
-    lastReading = { at: now, value: source.queue() };
-  }
-  return lastReading.value;
+  return source ? source.queue() : { depth: 0, oldestDueAgeSeconds: 0 };
 }
 
 new Gauge({
@@ -53,12 +47,8 @@ new Gauge({
   help: 'Webhook deliveries still to make (pending), counted up to a bound',
   registers: [register],
   aggregator: 'max',
-  async collect() {
-    try {
-      this.set((await readQueue()).depth);
-    } catch {
-      // The last value stays: a scrape during a database outage still answers.
-    }
+  collect() {
+    this.set(readQueue().depth);
   },
 });
 
@@ -67,12 +57,8 @@ new Gauge({
   help: 'How long the longest-waiting due webhook delivery has been due (0 when none is)',
   registers: [register],
   aggregator: 'max',
-  async collect() {
-    try {
-      this.set((await readQueue()).oldestDueAgeSeconds);
-    } catch {
-      // As above.
-    }
+  collect() {
+    this.set(readQueue().oldestDueAgeSeconds);
   },
 });
 

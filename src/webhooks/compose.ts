@@ -3,6 +3,7 @@ import type { Accounts } from '../accounts/compose.js';
 import { appPaths } from '../console/paths.js';
 import type { Mailer } from '../mail/mailer.js';
 import { observeWebhookQueue } from '../observability/webhook-metrics.js';
+import { QueueReadings } from './queue-readings.js';
 import type { SharedDependencies } from '../shared-dependencies.js';
 import type { DeliveryLog } from './delivery-log.js';
 import { DeliveryStore, type DisabledEndpoint } from './delivery-store.js';
@@ -18,9 +19,6 @@ import { StoredDeliveryLog } from './stored-delivery-log.js';
 
 /** Origins whose keep-alive connections one process keeps at once. */
 const MOST_ORIGINS = 256;
-
-/** Pending deliveries counted for webhook_outbox_depth, at most (the count stays cheap). */
-const MOST_COUNTED = 1_000_000;
 
 /** How long stopping waits for attempts in flight before abandoning them, by default. */
 const DEFAULT_STOP_GRACE_MS = 5000;
@@ -139,20 +137,16 @@ export function composeWebhooks(
         stopGraceMs: deps.stopGraceMs ?? DEFAULT_STOP_GRACE_MS,
       });
       running = worker;
-      const unobserve = observeWebhookQueue({
-        async queue() {
-          const { depth, earliestDue } = await store.queue(MOST_COUNTED);
-          const age = earliestDue === null ? 0 : Math.max(0, clock.now() - earliestDue);
-          return { depth, oldestDueAgeSeconds: age / 1000 };
-        },
-      });
+      const readings = new QueueReadings(store, clock, settings.queueReadMs, logger);
+      const unobserve = observeWebhookQueue(readings);
+      readings.start();
       worker.start();
       let stopping: Promise<void> | undefined;
       return {
         stop: () =>
           (stopping ??= (async () => {
             unobserve();
-            await worker.stop();
+            await Promise.all([readings.stop(), worker.stop()]);
             if (running === worker) running = undefined;
             agents.close();
             await mails.idle();

@@ -20,8 +20,14 @@ export interface DeliveryLog {
     page: { first: number; after?: string | null; status?: WebhookDeliveryRow['status'] },
   ): Promise<DeliveryPage>;
   find(appId: string, deliveryId: number): Promise<WebhookDeliveryRow | undefined>;
-  /** Every attempt of one delivery, oldest first (bounded by the retry schedule). */
-  attempts(appId: string, deliveryId: number): Promise<WebhookAttemptRow[]>;
+  /**
+   * Every attempt of each given delivery, oldest first (bounded by the retry schedule), in one
+   * read; a delivery of another app, or none, has no entry.
+   */
+  attempts(
+    appId: string,
+    deliveryIds: readonly number[],
+  ): Promise<ReadonlyMap<number, WebhookAttemptRow[]>>;
   /**
    * Sends one delivery again at once, whatever its status, keeping its `webhook-id`; undefined
    * when the app has no such delivery.

@@ -300,12 +300,14 @@ export class DeliveryStore extends Store {
     return rows.map(deliveryRow);
   }
 
-  /** Every attempt of an app's delivery, oldest first. */
-  async attempts(appId: string, deliveryId: number): Promise<WebhookAttemptRow[]> {
+  /** Every attempt of the given deliveries of an app, by delivery, each oldest first. */
+  async attempts(appId: string, deliveryIds: readonly number[]): Promise<WebhookAttemptRow[]> {
+    if (deliveryIds.length === 0) return [];
     const rows: WebhookAttemptRow[] = await this.db('webhook_attempts as t')
       .join('webhook_deliveries as d', 'd.id', 't.delivery_id')
-      .where({ 'd.id': deliveryId, 'd.app_id': appId })
-      .orderBy([{ column: 't.attempted_at' }, { column: 't.id' }])
+      .whereIn('d.id', deliveryIds)
+      .where('d.app_id', appId)
+      .orderBy([{ column: 't.delivery_id' }, { column: 't.attempted_at' }, { column: 't.id' }])
       .select('t.*');
     return rows.map(attemptRow);
   }

@@ -29,6 +29,9 @@ export interface EndpointInput {
   employerIds?: readonly string[];
 }
 
+/** What an update changes: a field left undefined keeps its current value. */
+export type EndpointChanges = Partial<EndpointInput>;
+
 /** Who asks for a change, as its audit entry records it: none of these for the CLI. */
 export interface WebhookActor {
   userId?: string | null;
@@ -148,14 +151,18 @@ export class WebhookEndpointService {
     return { endpoint: viewOf(row), secret } satisfies EndpointWithSecret;
   }
 
-  /** Replaces the URL, description and filters; the secret and the state stay. */
+  /**
+   * Changes the given fields of the URL, description and filters; the others, the secret and the
+   * state stay. The fields left out are taken from the row as it is under the update's lock, so
+   * two partial updates that race both land.
+   */
   async update(
     appId: string,
     endpointId: string,
-    input: EndpointInput,
+    changes: EndpointChanges,
     actor: WebhookActor = {},
   ): Promise<EndpointView> {
-    const fields = await this.checkedFields(input);
+    const fields = await this.checkedChanges(changes);
     return this.store.inTransaction(async (store, tx) => {
       const current = await this.locked(store, appId, endpointId);
       const now = this.clock.now();
@@ -318,7 +325,8 @@ export class WebhookEndpointService {
   /** One delivery of the app with its attempts. */
   async delivery(appId: string, deliveryId: number): Promise<DeliveryDetails> {
     const delivery = await this.existingDelivery(appId, deliveryId);
-    return { delivery, attempts: await this.deliveryLog.attempts(appId, deliveryId) };
+    const attempts = await this.deliveryLog.attempts(appId, [deliveryId]);
+    return { delivery, attempts: attempts.get(deliveryId) ?? [] };
   }
 
   /** Sends one delivery again at once, with the same `webhook-id`, whatever its status. */
@@ -377,26 +385,48 @@ export class WebhookEndpointService {
     });
   }
 
-  /** The stored form of the input, every refused field reported at once. */
+  /** The stored form of a whole input, every refused field reported at once. */
   private async checkedFields(input: EndpointInput) {
-    const problems: FieldProblem[] = [];
-    const url = await collect(problems, 'url', async () => (await this.checkUrl(input.url)).href);
-    const description = await collect(problems, 'description', async () =>
-      endpointDescription(input.description),
-    );
-    const eventTypes = await collect(problems, 'event_types', async () =>
-      checkedEventTypes(input.eventTypes ?? []),
-    );
-    const employerIds = await collect(problems, 'employer_ids', () =>
-      this.checkedEmployers(input.employerIds ?? []),
-    );
-    if (problems.length) throw new InvalidFields(problems);
+    const fields = await this.checkedChanges({
+      ...input,
+      eventTypes: input.eventTypes ?? [],
+      employerIds: input.employerIds ?? [],
+    });
     return {
-      url: url!,
-      description: description ?? null,
-      event_types: storedFilter(eventTypes!),
-      employer_ids: storedFilter(employerIds!),
+      url: fields.url!,
+      description: fields.description ?? null,
+      event_types: fields.event_types!,
+      employer_ids: fields.employer_ids!,
     };
+  }
+
+  /** The stored form of the given fields only, every refused field reported at once. */
+  private async checkedChanges(changes: EndpointChanges) {
+    const problems: FieldProblem[] = [];
+    const fields: Partial<
+      Pick<WebhookEndpointRow, 'url' | 'description' | 'event_types' | 'employer_ids'>
+    > = {};
+    const { url, description, eventTypes, employerIds } = changes;
+    if (url !== undefined) {
+      await collect(problems, 'url', async () => (fields.url = (await this.checkUrl(url)).href));
+    }
+    if (description !== undefined) {
+      await collect(problems, 'description', async () => {
+        fields.description = endpointDescription(description) ?? null;
+      });
+    }
+    if (eventTypes !== undefined) {
+      await collect(problems, 'event_types', async () => {
+        fields.event_types = storedFilter(checkedEventTypes(eventTypes));
+      });
+    }
+    if (employerIds !== undefined) {
+      await collect(problems, 'employer_ids', async () => {
+        fields.employer_ids = storedFilter(await this.checkedEmployers(employerIds));
+      });
+    }
+    if (problems.length) throw new InvalidFields(problems);
+    return fields;
   }
 
   private async checkedEmployers(input: readonly string[]): Promise<string[]> {

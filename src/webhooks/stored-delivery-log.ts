@@ -44,8 +44,18 @@ export class StoredDeliveryLog implements DeliveryLog {
     return this.store.find(appId, deliveryId);
   }
 
-  attempts(appId: string, deliveryId: number): Promise<WebhookAttemptRow[]> {
-    return this.store.attempts(appId, deliveryId);
+  async attempts(
+    appId: string,
+    deliveryIds: readonly number[],
+  ): Promise<ReadonlyMap<number, WebhookAttemptRow[]>> {
+    const byDelivery = new Map<number, WebhookAttemptRow[]>();
+    for (const attempt of await this.store.attempts(appId, deliveryIds)) {
+      const deliveryId = Number(attempt.delivery_id);
+      const attempts = byDelivery.get(deliveryId) ?? [];
+      attempts.push(attempt);
+      byDelivery.set(deliveryId, attempts);
+    }
+    return byDelivery;
   }
 
   async resend(

@@ -12,16 +12,25 @@ import { HTTP, type CloudEvent } from 'cloudevents';
 import { Webhook } from 'standardwebhooks';
 import type { Clock } from '../../src/clock.js';
 import type { Database } from '../../src/db/database.js';
-import type { WebhookDeliveryRow, WebhookEndpointRow } from '../../src/db/rows.js';
+import type {
+  WebhookAttemptRow,
+  WebhookDeliveryRow,
+  WebhookEndpointRow,
+} from '../../src/db/rows.js';
 import { inTransaction } from '../../src/db/transactions.js';
 import type { Mail, Mailer } from '../../src/mail/mailer.js';
-import { composeWebhooks, type Webhooks } from '../../src/webhooks/compose.js';
+import {
+  composeWebhooks,
+  type RunningDelivery,
+  type Webhooks,
+} from '../../src/webhooks/compose.js';
 import { EndpointStore } from '../../src/webhooks/endpoint-store.js';
 import { storedFilter } from '../../src/webhooks/filters.js';
 import type { WebhookNotice } from '../../src/webhooks/notice.js';
 import { newEndpointSecret } from '../../src/webhooks/signature.js';
 import type { SharedDependencies } from '../../src/shared-dependencies.js';
 import { testSharedDependencies } from '../support/compose.js';
+import type { TestDatabase } from '../support/databases.js';
 import { createOAuthTenant } from '../support/oauth-fixtures.js';
 
 /** Short timings for tests: each may override them. */
@@ -30,6 +39,7 @@ export const FAST_WEBHOOKS: Record<string, string> = {
   // Far above a loopback answer, even while a test process warms up.
   WEBHOOK_TIMEOUT_MS: '3000',
   WEBHOOK_POLL_MS: '25',
+  WEBHOOK_QUEUE_READ_MS: '50',
   WEBHOOK_CONCURRENCY: '16',
   WEBHOOK_CONCURRENCY_PER_ENDPOINT: '4',
   API_URL: 'https://api.example.test',
@@ -294,4 +304,48 @@ export async function eventually(
 
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** What a suite of delivery tests shares: see deliverySuite. */
+export interface DeliverySuite {
+  /** This test's receiver. */
+  readonly receiver: Receiver;
+  /** Starts the world's delivery worker, stopped after the test. */
+  start(world: WebhookWorld): RunningDelivery;
+  /** The attempts of one of the world's deliveries, oldest first. */
+  attemptsOf(world: WebhookWorld, deliveryId: number): Promise<WebhookAttemptRow[]>;
+}
+
+/**
+ * Hooks for a suite of delivery tests: a fresh receiver for each test; after it, its workers
+ * stopped, its receiver closed and every delivery deleted, so that each test's workers see only
+ * its own deliveries.
+ */
+export function deliverySuite(database: () => TestDatabase): DeliverySuite {
+  let receiver: Receiver | undefined;
+  let running: RunningDelivery[] = [];
+  beforeEach(async () => {
+    receiver = await startReceiver();
+  });
+  afterEach(async () => {
+    await Promise.all(running.map((delivery) => delivery.stop()));
+    running = [];
+    await receiver?.close();
+    await database().db('webhook_deliveries').delete();
+  });
+  return {
+    get receiver() {
+      if (!receiver) throw new Error('the receiver starts before each test');
+      return receiver;
+    },
+    start(world) {
+      const delivery = world.webhooks.startDelivering();
+      running.push(delivery);
+      return delivery;
+    },
+    async attemptsOf(world, deliveryId) {
+      const attempts = await world.webhooks.deliveryLog.attempts(world.tenant.app.id, [deliveryId]);
+      return attempts.get(deliveryId) ?? [];
+    },
+  };
 }

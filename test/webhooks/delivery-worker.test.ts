@@ -1,46 +1,22 @@
 import assert from 'node:assert/strict';
 import type { WebhookAttemptRow } from '../../src/db/rows.js';
 import { EndpointStore } from '../../src/webhooks/endpoint-store.js';
-import type { RunningDelivery } from '../../src/webhooks/compose.js';
 import { newEndpointSecret } from '../../src/webhooks/signature.js';
 import { describeEachDialect } from '../support/databases.js';
 import {
+  deliverySuite,
   eventually,
   sleep,
-  startReceiver,
   webhookWorld,
-  type Receiver,
   type WebhookWorld,
 } from './delivery-fixtures.js';
 
 describeEachDialect('webhook delivery worker', (database) => {
-  let receiver: Receiver;
-  let running: RunningDelivery[] = [];
-
-  beforeEach(async () => {
-    receiver = await startReceiver();
-  });
-
-  afterEach(async () => {
-    await Promise.all(running.map((delivery) => delivery.stop()));
-    running = [];
-    await receiver.close();
-    // Each test's workers see only its deliveries.
-    await database().db('webhook_deliveries').delete();
-  });
+  const suite = deliverySuite(database);
+  const { start, attemptsOf } = suite;
 
   async function world(env: Record<string, string> = {}): Promise<WebhookWorld> {
     return webhookWorld(database().db, { env });
-  }
-
-  function start(world: WebhookWorld): RunningDelivery {
-    const delivery = world.webhooks.startDelivering();
-    running.push(delivery);
-    return delivery;
-  }
-
-  async function attemptsOf(world: WebhookWorld, deliveryId: number) {
-    return world.webhooks.deliveryLog.attempts(world.tenant.app.id, deliveryId);
   }
 
   it('delivers each change once to each endpoint, verified and parsed as a partner would', async () => {
@@ -48,18 +24,18 @@ describeEachDialect('webhook delivery worker', (database) => {
     const w = await world({ WEBHOOK_POLL_MS: '60000' });
     const endpoints = await Promise.all(
       ['/a', '/b', '/c'].map(async (path) => {
-        const endpoint = await w.endpoint(receiver.url(path));
-        receiver.route(path, { secrets: [endpoint.secret] });
+        const endpoint = await w.endpoint(suite.receiver.url(path));
+        suite.receiver.route(path, { secrets: [endpoint.secret] });
         return endpoint;
       }),
     );
     start(w);
     const subjects = Array.from({ length: 10 }, (_, i) => `event-${i}`);
     for (const subject of subjects) await w.notify(subject);
-    await eventually(() => receiver.received.length === 30, 5000, '30 deliveries');
+    await eventually(() => suite.receiver.received.length === 30, 5000, '30 deliveries');
     await sleep(100);
-    assert.equal(receiver.received.length, 30, 'nothing delivered twice');
-    for (const entry of receiver.received) {
+    assert.equal(suite.receiver.received.length, 30, 'nothing delivered twice');
+    for (const entry of suite.receiver.received) {
       assert.ok(entry.verified, entry.verifyError);
       const event = entry.event!;
       assert.equal(event.specversion, '1.0');
@@ -75,11 +51,11 @@ describeEachDialect('webhook delivery worker', (database) => {
     }
     for (const { row } of endpoints) {
       const path = new URL(row.url).pathname;
-      const subjectsSeen = receiver.of(path).map((entry) => entry.event!.subject);
+      const subjectsSeen = suite.receiver.of(path).map((entry) => entry.event!.subject);
       assert.deepEqual(subjectsSeen.sort(), [...subjects].sort());
     }
     // One webhook-id per change, the same for every endpoint.
-    assert.equal(new Set(receiver.received.map((entry) => entry.webhookId)).size, 10);
+    assert.equal(new Set(suite.receiver.received.map((entry) => entry.webhookId)).size, 10);
     await eventually(async () => (await w.deliveries()).every((row) => row.status === 'delivered'));
     const [first] = await w.deliveries();
     const attempts = await attemptsOf(w, first!.id);
@@ -91,7 +67,7 @@ describeEachDialect('webhook delivery worker', (database) => {
 
   it('signs with both secrets during a rotation, then with the new one only', async () => {
     const w = await world();
-    const { row, secret: oldSecret } = await w.endpoint(receiver.url('/rotated'));
+    const { row, secret: oldSecret } = await w.endpoint(suite.receiver.url('/rotated'));
     const newSecret = newEndpointSecret();
     const box = w.shared.boxes.webhookSecrets;
     const rotate = (until: number) =>
@@ -105,27 +81,27 @@ describeEachDialect('webhook delivery worker', (database) => {
         });
     await rotate(Date.now() + 60_000);
     // A receiver still on the old secret, one already on the new: both verify every delivery.
-    receiver.route('/rotated', { secrets: [oldSecret, newSecret] });
+    suite.receiver.route('/rotated', { secrets: [oldSecret, newSecret] });
     start(w);
     await w.notify('during-overlap');
-    await eventually(() => receiver.received.length === 1);
-    const during = receiver.received[0]!;
+    await eventually(() => suite.receiver.received.length === 1);
+    const during = suite.receiver.received[0]!;
     assert.ok(during.verified, during.verifyError);
     assert.equal(String(during.headers['webhook-signature']).split(' ').length, 2);
 
     await rotate(Date.now() - 1);
-    receiver.route('/rotated', { secrets: [newSecret] });
+    suite.receiver.route('/rotated', { secrets: [newSecret] });
     await w.notify('after-overlap');
-    await eventually(() => receiver.received.length === 2);
-    const after = receiver.received[1]!;
+    await eventually(() => suite.receiver.received.length === 2);
+    const after = suite.receiver.received[1]!;
     assert.ok(after.verified, after.verifyError);
     assert.equal(String(after.headers['webhook-signature']).split(' ').length, 1);
   });
 
   it('retries on the schedule and delivers once the endpoint answers', async () => {
     const w = await world({ WEBHOOK_RETRY_SCHEDULE: '50ms,50ms,50ms' });
-    const { secret } = await w.endpoint(receiver.url('/flaky'));
-    receiver.route('/flaky', {
+    const { secret } = await w.endpoint(suite.receiver.url('/flaky'));
+    suite.receiver.route('/flaky', {
       secrets: [secret],
       answer: (n) => (n < 2 ? { status: 500, body: `failure ${n}` } : { status: 204 }),
     });
@@ -134,8 +110,8 @@ describeEachDialect('webhook delivery worker', (database) => {
     await eventually(async () => (await w.deliveries())[0]?.status === 'delivered');
     const [delivery] = await w.deliveries();
     assert.equal(delivery!.attempt_count, 3);
-    assert.equal(new Set(receiver.received.map((entry) => entry.webhookId)).size, 1);
-    assert.ok(receiver.received.every((entry) => entry.verified));
+    assert.equal(new Set(suite.receiver.received.map((entry) => entry.webhookId)).size, 1);
+    assert.ok(suite.receiver.received.every((entry) => entry.verified));
     const attempts = await attemptsOf(w, delivery!.id);
     assert.deepEqual(
       attempts.map((attempt) => [attempt.status_code, attempt.response_excerpt]),
@@ -145,8 +121,10 @@ describeEachDialect('webhook delivery worker', (database) => {
         [204, ''],
       ],
     );
-    // The pauses follow the schedule (50 ms ± 20 %), measured at the receiver.
-    const gaps = receiver.received.slice(1).map((entry, i) => entry.at - receiver.received[i]!.at);
+    // The pauses follow the schedule (50 ms ± 20 %), measured at the suite.receiver.
+    const gaps = suite.receiver.received
+      .slice(1)
+      .map((entry, i) => entry.at - suite.receiver.received[i]!.at);
     for (const gap of gaps) assert.ok(gap >= 35, `retried after ${gap} ms`);
     const endpoint = await new EndpointStore(database().db).findById(delivery!.endpoint_id);
     assert.equal(endpoint!.failing_since, null, 'a success ends the failing period');
@@ -154,14 +132,14 @@ describeEachDialect('webhook delivery worker', (database) => {
 
   it('fails a delivery after the last pause of its schedule', async () => {
     const w = await world({ WEBHOOK_RETRY_SCHEDULE: '20ms,20ms' });
-    const { secret, row } = await w.endpoint(receiver.url('/down'));
-    receiver.route('/down', { secrets: [secret], answer: () => ({ status: 502 }) });
+    const { secret, row } = await w.endpoint(suite.receiver.url('/down'));
+    suite.receiver.route('/down', { secrets: [secret], answer: () => ({ status: 502 }) });
     start(w);
     await w.notify('e1');
     await eventually(async () => (await w.deliveries())[0]?.status === 'failed');
     const [delivery] = await w.deliveries();
     assert.equal(delivery!.attempt_count, 3);
-    assert.equal(receiver.of('/down').length, 3);
+    assert.equal(suite.receiver.of('/down').length, 3);
     const endpoint = await new EndpointStore(database().db).findById(row.id);
     assert.ok(endpoint!.failing_since !== null);
     assert.equal(endpoint!.enabled, true, 'failing for a moment does not disable');
@@ -170,14 +148,14 @@ describeEachDialect('webhook delivery worker', (database) => {
   it('disables an endpoint that answers 410 and sends it nothing more', async () => {
     // One at a time, so that the later deliveries find the endpoint disabled.
     const w = await world({ WEBHOOK_CONCURRENCY_PER_ENDPOINT: '1' });
-    const { secret, row } = await w.endpoint(receiver.url('/gone'));
-    receiver.route('/gone', { secrets: [secret], answer: () => ({ status: 410 }) });
+    const { secret, row } = await w.endpoint(suite.receiver.url('/gone'));
+    suite.receiver.route('/gone', { secrets: [secret], answer: () => ({ status: 410 }) });
     await w.notify('e1');
     await w.notify('e2');
     await w.notify('e3');
     start(w);
     await eventually(async () => (await w.deliveries()).every((d) => d.status === 'failed'));
-    assert.equal(receiver.of('/gone').length, 1);
+    assert.equal(suite.receiver.of('/gone').length, 1);
     const endpoint = await new EndpointStore(database().db).findById(row.id);
     assert.equal(endpoint!.enabled, false);
     assert.match(endpoint!.disabled_reason!, /410 Gone/);
@@ -196,31 +174,31 @@ describeEachDialect('webhook delivery worker', (database) => {
 
   it('waits for Retry-After on 429', async () => {
     const w = await world({ WEBHOOK_RETRY_SCHEDULE: '20ms,20ms' });
-    const { secret } = await w.endpoint(receiver.url('/busy'));
-    receiver.route('/busy', {
+    const { secret } = await w.endpoint(suite.receiver.url('/busy'));
+    suite.receiver.route('/busy', {
       secrets: [secret],
       answer: (n) => (n === 0 ? { status: 429, headers: { 'retry-after': '1' } } : { status: 200 }),
     });
     start(w);
     await w.notify('e1');
     await eventually(async () => (await w.deliveries())[0]?.status === 'delivered', 5000);
-    const [first, second] = receiver.of('/busy');
+    const [first, second] = suite.receiver.of('/busy');
     assert.ok(second!.at - first!.at >= 950, `retried after ${second!.at - first!.at} ms`);
     assert.equal(second!.webhookId, first!.webhookId);
   });
 
   it('never follows a redirect: a 3xx is a failed attempt', async () => {
     const w = await world({ WEBHOOK_RETRY_SCHEDULE: '1h' });
-    const { secret } = await w.endpoint(receiver.url('/moved'));
-    receiver.route('/moved', {
+    const { secret } = await w.endpoint(suite.receiver.url('/moved'));
+    suite.receiver.route('/moved', {
       secrets: [secret],
-      answer: () => ({ status: 307, headers: { location: receiver.url('/elsewhere') } }),
+      answer: () => ({ status: 307, headers: { location: suite.receiver.url('/elsewhere') } }),
     });
     start(w);
     await w.notify('e1');
     await eventually(async () => (await w.deliveries())[0]?.attempt_count === 1);
     await sleep(100);
-    assert.equal(receiver.of('/elsewhere').length, 0);
+    assert.equal(suite.receiver.of('/elsewhere').length, 0);
     const [delivery] = await w.deliveries();
     assert.equal(delivery!.status, 'pending');
     assert.equal(delivery!.last_status_code, 307);
@@ -229,8 +207,8 @@ describeEachDialect('webhook delivery worker', (database) => {
 
   it('gives up on an answer that does not come within WEBHOOK_TIMEOUT_MS', async () => {
     const w = await world({ WEBHOOK_TIMEOUT_MS: '300', WEBHOOK_RETRY_SCHEDULE: '1h' });
-    const { secret } = await w.endpoint(receiver.url('/slow'));
-    receiver.route('/slow', { secrets: [secret], answer: () => ({ hang: true }) });
+    const { secret } = await w.endpoint(suite.receiver.url('/slow'));
+    suite.receiver.route('/slow', { secrets: [secret], answer: () => ({ hang: true }) });
     start(w);
     await w.notify('e1');
     await eventually(async () => (await w.deliveries())[0]?.attempt_count === 1, 3000);
@@ -244,8 +222,8 @@ describeEachDialect('webhook delivery worker', (database) => {
 
   it('keeps the first KiB of an answer and stops reading the rest', async () => {
     const w = await world();
-    const { secret } = await w.endpoint(receiver.url('/chatty'));
-    receiver.route('/chatty', {
+    const { secret } = await w.endpoint(suite.receiver.url('/chatty'));
+    suite.receiver.route('/chatty', {
       secrets: [secret],
       answer: () => ({ endless: true, status: 200 }),
     });

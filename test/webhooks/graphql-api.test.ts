@@ -275,6 +275,29 @@ describeEachDialect('webhooks: the GraphQL management API', (database) => {
     assert.deepEqual(codes(unknown), ['NOT_FOUND']);
   });
 
+  it('reads the attempts of a whole page of deliveries in one statement', async () => {
+    const { endpoint, secret } = await create({ description: 'a page of attempts' });
+    secrets.push(secret);
+    for (let i = 0; i < 4; i++) await data(SEND_TEST, { id: endpoint.id });
+    await until('four delivered test events', async () => {
+      const page = await data(DELIVERIES, { id: endpoint.id, status: 'DELIVERED' });
+      return page.webhookEndpoint.deliveriesConnection.edges.length === 4 ? true : undefined;
+    });
+    const statements: string[] = [];
+    const record = (query: { sql: string }) => statements.push(query.sql);
+    service.db.on('query', record);
+    try {
+      const page = await data(DELIVERIES, { id: endpoint.id });
+      const edges = page.webhookEndpoint.deliveriesConnection.edges;
+      assert.equal(edges.length, 4);
+      for (const edge of edges) assert.equal(edge.node.attempts.length, 1);
+    } finally {
+      service.db.off('query', record);
+    }
+    const attemptReads = statements.filter((sql) => /from .webhook_attempts./.test(sql));
+    assert.equal(attemptReads.length, 1, attemptReads.join('\n'));
+  });
+
   it('recovers failed deliveries, and disables, enables and deletes an endpoint', async () => {
     const dead = `http://127.0.0.1:${await freePort()}/hooks`;
     const { endpoint } = await create({ url: dead });

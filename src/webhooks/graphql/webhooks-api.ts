@@ -1,3 +1,4 @@
+import DataLoader from 'dataloader';
 import type { GraphQLApi } from '../../graphql/api.js';
 import type { Webhooks } from '../compose.js';
 import { WEBHOOKS_API } from './caller.js';
@@ -20,6 +21,13 @@ export function webhooksApi(
     name: WEBHOOKS_API,
     resolvers: webhookResolvers,
     listItems: WEBHOOK_LIST_ITEMS,
-    createContext: () => ({ webhooks: services }),
+    createContext: (request) => ({
+      webhooks: services,
+      // Used only after callingApp has accepted the caller as this app.
+      webhookAttempts: new DataLoader(async (deliveryIds: readonly number[]) => {
+        const found = await services.deliveryLog.attempts(request.principal.appId, deliveryIds);
+        return deliveryIds.map((id) => found.get(id) ?? []);
+      }),
+    }),
   };
 }

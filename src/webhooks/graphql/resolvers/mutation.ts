@@ -31,23 +31,20 @@ export const Mutation: Pick<MutationResolvers<WebhooksContext>, WebhookMutations
       },
       actorOf(context),
     ),
-  updateWebhookEndpoint: async (_root, { input }, context) => {
-    const appId = callingApp(context);
-    const { endpoints } = context.webhooks;
-    const current = await endpoints.get(appId, input.id);
-    const endpoint = await endpoints.update(
-      appId,
+  updateWebhookEndpoint: async (_root, { input }, context) => ({
+    // A field left out (or null) keeps its value, read under the update's own lock.
+    endpoint: await context.webhooks.endpoints.update(
+      callingApp(context),
       input.id,
       {
-        url: input.url ?? current.url,
-        description: input.description ?? current.description,
-        eventTypes: input.eventTypes ?? current.eventTypes,
-        employerIds: input.employerIds ?? current.employerIds,
+        url: input.url ?? undefined,
+        description: input.description ?? undefined,
+        eventTypes: input.eventTypes ?? undefined,
+        employerIds: input.employerIds ?? undefined,
       },
       actorOf(context),
-    );
-    return { endpoint };
-  },
+    ),
+  }),
   rotateWebhookEndpointSecret: async (_root, { input }, context) => {
     const { endpoint, secret } = await context.webhooks.endpoints.rotateSecret(
       callingApp(context),

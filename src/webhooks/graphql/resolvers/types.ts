@@ -75,7 +75,8 @@ export const WebhookDelivery: WebhookDeliveryResolvers<WebhooksContext> = {
   deliveredAt: (delivery) => utcOrNull(delivery.delivered_at),
   createdAt: (delivery) => utc(delivery.created_at),
   attempts: async (delivery, _args, context) => {
-    const attempts = await context.webhooks.deliveryLog.attempts(callingApp(context), delivery.id);
+    callingApp(context);
+    const attempts = await context.webhookAttempts.load(delivery.id);
     return attempts.slice(-MAX_ATTEMPTS_LISTED);
   },
 };
