@@ -39,6 +39,14 @@ export type Settlement =
 
 export type AttemptRecord = Omit<WebhookAttemptRow, 'id' | 'delivery_id'>;
 
+/** One attempt to record with the delivery's new state, under the lease it was sent with. */
+export interface SettlementOf {
+  deliveryId: number;
+  lease: EpochMs;
+  attempt: AttemptRecord;
+  settlement: Settlement;
+}
+
 /** An endpoint the worker just disabled, with what telling its owner takes. */
 export interface DisabledEndpoint {
   id: string;
@@ -153,41 +161,66 @@ export class DeliveryStore extends Store {
 
   /**
    * `settle` for several attempts (of different deliveries), in the caller's transaction: each
-   * state written only under its own lease, the attempts in one insert. Whether each state was
-   * written, in order.
+   * state written only under its own lease, all of them in one UPDATE, the attempts in one
+   * insert, whatever the group's size (a round trip per attempt held the transaction open for
+   * a round trip per attempt, on PostgreSQL). Whether each state was written, in order.
    */
-  async settleMany(
-    attempts: ReadonlyArray<{
-      deliveryId: number;
-      lease: EpochMs;
-      attempt: AttemptRecord;
-      settlement: Settlement;
-    }>,
-  ): Promise<boolean[]> {
-    const written: boolean[] = [];
-    const recorded: Array<AttemptRecord & { delivery_id: number }> = [];
-    for (const { deliveryId, lease, attempt, settlement } of attempts) {
-      const changed = await this.db('webhook_deliveries')
-        .where({ id: deliveryId, leased_until: lease, status: 'pending' })
-        .update({
-          ...stateOf(settlement),
-          attempt_count: this.db.raw('attempt_count + 1'),
-          leased_until: null,
-          last_attempt_at: attempt.attempted_at,
-          last_status_code: attempt.status_code,
-        });
-      written.push(changed === 1);
-      if (changed !== 1) {
-        // The delivery may be gone with its endpoint; the attempt is recorded if it is not.
-        const [exists] = await this.db('webhook_deliveries').where('id', deliveryId).select('id');
-        if (!exists) continue;
-      }
-      recorded.push({ delivery_id: deliveryId, ...attempt });
+  async settleMany(attempts: readonly SettlementOf[]): Promise<boolean[]> {
+    const written = new Set<SettlementOf>();
+    for (const round of roundsOfDistinctDeliveries(attempts)) {
+      for (const settled of await this.writeStates(round)) written.add(settled);
     }
+    // A state not written may be a delivery gone with its endpoint: its attempt goes nowhere.
+    const unwritten = attempts.filter((one) => !written.has(one)).map((one) => one.deliveryId);
+    const existing = new Set(
+      unwritten.length
+        ? (await this.db('webhook_deliveries').whereIn('id', unwritten).pluck('id')).map(Number)
+        : [],
+    );
+    const recorded = attempts
+      .filter((one) => written.has(one) || existing.has(one.deliveryId))
+      .map(({ deliveryId, attempt }) => ({ delivery_id: deliveryId, ...attempt }));
     for (let start = 0; start < recorded.length; start += ATTEMPTS_PER_INSERT) {
       await this.db('webhook_attempts').insert(recorded.slice(start, start + ATTEMPTS_PER_INSERT));
     }
-    return written;
+    return attempts.map((one) => written.has(one));
+  }
+
+  /** The new states of deliveries (each once) whose lease is still theirs; those written. */
+  private async writeStates(round: readonly SettlementOf[]): Promise<SettlementOf[]> {
+    const states = round.map(({ deliveryId, attempt, settlement }) => ({
+      id: deliveryId,
+      ...stateOf(settlement),
+      last_attempt_at: attempt.attempted_at,
+      last_status_code: attempt.status_code,
+    }));
+    const byId = (column: keyof (typeof states)[number], type: 'text' | 'bigint') => {
+      const set = states.filter((state) => column in state);
+      if (!set.length) return this.db.ref(column);
+      const bindings = set.flatMap((state) => [state.id, state[column] ?? null]);
+      const cases = set.map(() => `when ? then cast(? as ${type})`).join(' ');
+      return this.db.raw(`case id ${cases} else ?? end`, [...bindings, column]);
+    };
+    const updated: Array<{ id: number | string }> = await this.db('webhook_deliveries')
+      .whereIn(
+        ['id', 'leased_until'],
+        round.map(({ deliveryId, lease }) => [deliveryId, lease]),
+      )
+      .andWhere('status', 'pending')
+      .update(
+        {
+          status: byId('status', 'text'),
+          next_attempt_at: byId('next_attempt_at', 'bigint'),
+          delivered_at: byId('delivered_at', 'bigint'),
+          last_attempt_at: byId('last_attempt_at', 'bigint'),
+          last_status_code: byId('last_status_code', 'bigint'),
+          attempt_count: this.db.raw('attempt_count + 1'),
+          leased_until: null,
+        },
+        ['id'],
+      );
+    const ids = new Set(updated.map((row) => Number(row.id)));
+    return round.filter((one) => ids.has(one.deliveryId));
   }
 
   /** Gives a claimed delivery back untried (shutdown): due again at once, for any process. */
@@ -406,6 +439,25 @@ function stateOf(settlement: Settlement) {
 
 function requeued(now: EpochMs) {
   return { status: 'pending', next_attempt_at: now, attempt_count: 0, leased_until: null };
+}
+
+/**
+ * The settlements in rounds that each name a delivery at most once, in order: a delivery resent
+ * while an attempt was in flight can end twice in one group, under two leases.
+ */
+function roundsOfDistinctDeliveries(attempts: readonly SettlementOf[]): SettlementOf[][] {
+  const rounds: SettlementOf[][] = [];
+  const seen: Array<Set<number>> = [];
+  for (const one of attempts) {
+    let index = seen.findIndex((ids) => !ids.has(one.deliveryId));
+    if (index === -1) {
+      index = rounds.push([]) - 1;
+      seen.push(new Set());
+    }
+    rounds[index]!.push(one);
+    seen[index]!.add(one.deliveryId);
+  }
+  return rounds;
 }
 
 /** Numbers as numbers whatever the driver made of them (PostgreSQL's bigserial id, say). */
