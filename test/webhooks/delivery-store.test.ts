@@ -4,6 +4,7 @@ import {
   DeliveryStore,
   type AttemptRecord,
   type ClaimedDelivery,
+  type Settlement,
 } from '../../src/webhooks/delivery-store.js';
 import { describeEachDialect } from '../support/databases.js';
 import { webhookWorld } from './delivery-fixtures.js';
@@ -59,53 +60,31 @@ describeEachDialect('webhook delivery store: settling a group', (database) => {
       .where({ id: of('twice').delivery.id })
       .update({ leased_until: secondLease });
 
+    /** An attempt of the delivery of `subject`, `offset` ms after `now`, under the claim's lease. */
+    const settling = (
+      subject: string,
+      offset: number,
+      statusCode: number | null,
+      settlement: Settlement,
+      lease = of(subject).lease,
+    ) => ({
+      deliveryId: of(subject).delivery.id,
+      lease,
+      attempt: attempt(now + offset, statusCode),
+      settlement,
+    });
     const sql: string[] = [];
     const record = (query: { sql: string }) => sql.push(query.sql);
     db.on('query', record);
     const written = await inTransaction(db, (tx) =>
       new DeliveryStore(tx).settleMany([
-        {
-          deliveryId: of('delivered').delivery.id,
-          lease: of('delivered').lease,
-          attempt: attempt(now + 1, 204),
-          settlement: { status: 'delivered', at: now + 8 },
-        },
-        {
-          deliveryId: of('retried').delivery.id,
-          lease: of('retried').lease,
-          attempt: attempt(now + 2, 500),
-          settlement: { status: 'pending', nextAttemptAt: now + 5000 },
-        },
-        {
-          deliveryId: of('failed').delivery.id,
-          lease: of('failed').lease,
-          attempt: attempt(now + 3, null),
-          settlement: { status: 'failed' },
-        },
-        {
-          deliveryId: of('stale').delivery.id,
-          lease: of('stale').lease,
-          attempt: attempt(now + 4, 204),
-          settlement: { status: 'delivered', at: now + 11 },
-        },
-        {
-          deliveryId: of('gone').delivery.id,
-          lease: of('gone').lease,
-          attempt: attempt(now + 5, 204),
-          settlement: { status: 'delivered', at: now + 12 },
-        },
-        {
-          deliveryId: of('twice').delivery.id,
-          lease: of('twice').lease,
-          attempt: attempt(now + 6, 503),
-          settlement: { status: 'pending', nextAttemptAt: now + 9000 },
-        },
-        {
-          deliveryId: of('twice').delivery.id,
-          lease: secondLease,
-          attempt: attempt(now + 7, 200),
-          settlement: { status: 'delivered', at: now + 14 },
-        },
+        settling('delivered', 1, 204, { status: 'delivered', at: now + 8 }),
+        settling('retried', 2, 500, { status: 'pending', nextAttemptAt: now + 5000 }),
+        settling('failed', 3, null, { status: 'failed' }),
+        settling('stale', 4, 204, { status: 'delivered', at: now + 11 }),
+        settling('gone', 5, 204, { status: 'delivered', at: now + 12 }),
+        settling('twice', 6, 503, { status: 'pending', nextAttemptAt: now + 9000 }),
+        settling('twice', 7, 200, { status: 'delivered', at: now + 14 }, secondLease),
       ]),
     );
     db.off('query', record);
