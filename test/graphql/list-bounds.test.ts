@@ -13,12 +13,14 @@ import type { EventSearchStore } from '../../src/interviews/event-search-store.j
 import { MAX_EVENT_IDS, NESTED_LIST_BOUNDS } from '../../src/interviews/list-bounds.js';
 import { MAX_ADMISSIONS_PER_INTERVIEWEE } from '../../src/interviews/rules/admissions.js';
 import { MAX_INVITED_INTERVIEWERS } from '../../src/interviews/rules/interviewers.js';
-import type { WebhookEndpointRow } from '../../src/db/rows.js';
+import type { GatewayContext } from '../../src/graphql/api.js';
 import type { DeliveryStore } from '../../src/webhooks/delivery-store.js';
 import { WebhookEndpointService } from '../../src/webhooks/endpoint-service.js';
 import type { ManagedEndpointStore } from '../../src/webhooks/managed-endpoint-store.js';
 import { StoredDeliveryLog } from '../../src/webhooks/stored-delivery-log.js';
+import { webhooksApi } from '../../src/webhooks/graphql/webhooks-api.js';
 import { gatewayApis } from '../support/gateway-schema.js';
+import { endpointRow } from '../support/webhook-rows.js';
 
 /**
  * Every list an answer can hold has a true bound: the cost model sizes it (never the
@@ -120,29 +122,19 @@ const context = {
  * delivery log whose stores answer far more rows than asked for.
  */
 const webhooksContext = (() => {
-  const endpoint = (id: string): WebhookEndpointRow => ({
-    id,
-    app_id: 'app-1',
-    url: 'https://receiver.example/hooks',
-    description: null,
-    event_types: '',
-    employer_ids: '',
-    enabled: true,
-    disabled_reason: null,
-    disabled_at: null,
-    secret_sealed: 'sealed',
-    previous_secret_sealed: null,
-    previous_secret_until: null,
-    failing_since: null,
-    created_at: 1000,
-    updated_at: 1000,
-  });
+  const endpoint = (id: string) => endpointRow({ id, app_id: 'app-1' });
   const delivery = (id: number) => ({ id, created_at: 2000 + id, status: 'pending' });
   const log = new StoredDeliveryLog(
     {
       list: async () => Array.from({ length: STORED }, (_, i) => delivery(i + 1)),
-      attempts: async () =>
-        Array.from({ length: STORED }, (_, i) => ({ id: i + 1, attempted_at: i })),
+      attempts: async (_appId: string, deliveryIds: readonly number[]) =>
+        deliveryIds.flatMap((deliveryId) =>
+          Array.from({ length: STORED }, (_, i) => ({
+            id: i + 1,
+            delivery_id: deliveryId,
+            attempted_at: i,
+          })),
+        ),
     } as unknown as DeliveryStore,
     () => undefined,
   );
@@ -162,9 +154,10 @@ const webhooksContext = (() => {
     unused,
     unused,
   );
+  const request = { principal: { kind: 'app', appId: 'app-1', employerId: null } };
   return {
-    principal: { kind: 'app', appId: 'app-1', employerId: null },
-    webhooks: { endpoints, deliveryLog: log },
+    ...request,
+    ...webhooksApi({ endpoints, deliveryLog: log }).createContext(request as GatewayContext),
   };
 })();
 

@@ -25,13 +25,13 @@ import {
   type Webhooks,
 } from '../../src/webhooks/compose.js';
 import { EndpointStore } from '../../src/webhooks/endpoint-store.js';
-import { storedFilter } from '../../src/webhooks/filters.js';
 import type { WebhookNotice } from '../../src/webhooks/notice.js';
 import { newEndpointSecret } from '../../src/webhooks/signature.js';
 import type { SharedDependencies } from '../../src/shared-dependencies.js';
 import { testSharedDependencies } from '../support/compose.js';
 import type { TestDatabase } from '../support/databases.js';
 import { createOAuthTenant } from '../support/oauth-fixtures.js';
+import { endpointRow } from '../support/webhook-rows.js';
 
 /** Short timings for tests: each may override them. */
 export const FAST_WEBHOOKS: Record<string, string> = {
@@ -239,24 +239,15 @@ export function composedWorld(
     async endpoint(url, overrides = {}) {
       const secret = newEndpointSecret();
       const now = clock.now();
-      const row: WebhookEndpointRow = {
+      const row = endpointRow({
         id: randomUUID(),
         app_id: tenant.app.id,
         url,
-        description: null,
-        event_types: storedFilter([]),
-        employer_ids: storedFilter([]),
-        enabled: true,
-        disabled_reason: null,
-        disabled_at: null,
         secret_sealed: shared.boxes.webhookSecrets.seal(secret),
-        previous_secret_sealed: null,
-        previous_secret_until: null,
-        failing_since: null,
         created_at: now,
         updated_at: now,
         ...overrides,
-      };
+      });
       await new EndpointStore(db).insert(row);
       return { row, secret };
     },

@@ -17,6 +17,7 @@ import { postGraphQL } from '../support/graphql-client.js';
 import { employerAppPrincipal, insertTenant } from '../support/interview-fixtures.js';
 import { startTestService } from '../support/service.js';
 import { counted, sqlDuring } from '../support/statements.js';
+import { endpointRow } from '../support/webhook-rows.js';
 import { temporaryRecordingsDir } from '../recordings/interview-in-progress.js';
 
 const MINUTE = 60_000;
@@ -60,23 +61,9 @@ describeEachDialect('webhooks: the events of an interview', (database) => {
   /** An endpoint of the tenant's app that takes every type and every employer. */
   async function endpointOf(tenant: Tenant): Promise<string> {
     const id = randomUUID();
-    await new EndpointStore(database().db).insert({
-      id,
-      app_id: tenant.appId,
-      url: 'https://receiver.example/hooks',
-      description: null,
-      event_types: '',
-      employer_ids: '',
-      enabled: true,
-      disabled_reason: null,
-      disabled_at: null,
-      secret_sealed: 'sealed',
-      previous_secret_sealed: null,
-      previous_secret_until: null,
-      failing_since: null,
-      created_at: MORNING,
-      updated_at: MORNING,
-    });
+    await new EndpointStore(database().db).insert(
+      endpointRow({ id, app_id: tenant.appId, created_at: MORNING, updated_at: MORNING }),
+    );
     return id;
   }
 
