@@ -230,10 +230,10 @@ export class DeliveryStore extends Store {
       .update({ leased_until: null });
   }
 
-  /** The endpoint answered 2xx: it is failing no more. */
-  async endpointAnswered(endpointId: string): Promise<void> {
+  /** The endpoints answered 2xx: they are failing no more. */
+  async endpointsAnswered(endpointIds: readonly string[]): Promise<void> {
     await this.db('webhook_endpoints')
-      .where('id', endpointId)
+      .whereIn('id', endpointIds)
       .whereNotNull('failing_since')
       .update({ failing_since: null });
   }

@@ -332,22 +332,22 @@ export class DeliveryWorker {
         })),
       );
       const found: Array<{ endpoint: DisabledEndpoint; reason: string }> = [];
-      // The endpoint's health as the attempts leave it, in the order they ended; an endpoint
-      // that answered is told so once for consecutive answers (the second would change nothing).
-      const lastAnswered = new Set<string>();
+      // The endpoint's health as the attempts leave it, in the order they ended. Answers are
+      // told together, in one statement at the end, unless a failure of the same endpoint
+      // comes after one: then its answers so far are told first.
+      const answered = new Set<string>();
       for (const { claimed, attempt, verdict } of group) {
         const now = attempt.attempted_at + attempt.latency_ms;
         const endpointId = claimed.delivery.endpoint_id;
-        if (verdict.endpoint !== 'untouched' && verdict.endpoint !== 'answered') {
-          lastAnswered.delete(endpointId);
+        if (verdict.endpoint === 'answered') {
+          answered.add(endpointId);
+          continue;
+        }
+        if (verdict.endpoint !== 'untouched' && answered.delete(endpointId)) {
+          await store.endpointsAnswered([endpointId]);
         }
         switch (verdict.endpoint) {
           case 'untouched':
-            break;
-          case 'answered':
-            if (lastAnswered.has(endpointId)) break;
-            await store.endpointAnswered(endpointId);
-            lastAnswered.add(endpointId);
             break;
           case 'gone':
             await store.endpointGone(endpointId, now, goneReason(now));
@@ -365,6 +365,7 @@ export class DeliveryWorker {
           }
         }
       }
+      if (answered.size) await store.endpointsAnswered([...answered]);
       return found;
     });
     for (const { claimed, verdict, resolve } of group) {
