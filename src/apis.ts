@@ -1,8 +1,10 @@
 import type { MergedResolvers, ResolvingEverything } from './graphql/api.js';
+import type { KnownApi } from './accounts/api-catalogue.js';
 import type { Interviews } from './interviews/compose.js';
-import { interviewApi } from './interviews/graphql-api.js';
+import { INTERVIEW_API, INTERVIEW_API_ACCESS, interviewApi } from './interviews/graphql-api.js';
 import type { Webhooks } from './webhooks/compose.js';
-import { webhooksApi } from './webhooks/graphql/webhooks-api.js';
+import { WEBHOOKS_API } from './webhooks/graphql/caller.js';
+import { WEBHOOKS_API_ACCESS, webhooksApi } from './webhooks/graphql/webhooks-api.js';
 
 /**
  * The APIs behind the GraphQL gateway, each with its SDL file under schema/. Adding an API is
@@ -14,6 +16,16 @@ export function graphqlApis(deps: {
 }) {
   return [interviewApi(deps.interviews), webhooksApi(deps.webhooks)] as const;
 }
+
+/**
+ * The same APIs by name with who may use them, for the accounts capability (an app is enabled
+ * per API: console, CLI), which the server and the CLI compose without the APIs themselves.
+ * test/graphql/api-access.test.ts checks it against the registrations.
+ */
+export const API_CATALOGUE: readonly KnownApi[] = [
+  { name: INTERVIEW_API, ...INTERVIEW_API_ACCESS },
+  { name: WEBHOOKS_API, ...WEBHOOKS_API_ACCESS },
+];
 
 /**
  * Fails to compile, naming the type or field, when the registered APIs leave part of the merged

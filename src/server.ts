@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { Logger } from 'pino';
 import { composeAccountEmails } from './account-emails/compose.js';
 import { composeAccounts } from './accounts/compose.js';
-import { graphqlApis } from './apis.js';
+import { API_CATALOGUE, graphqlApis } from './apis.js';
 import { createRequestListener } from './app.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
@@ -77,7 +77,7 @@ function composeCapabilities(options: StartOptions) {
   const shared = createSharedDependencies({ db, clock, logger, config, keyEncryptionSecret });
   const deployment = composeDeployment(shared);
   const grants = composeGrants(options.grants);
-  const accounts = composeAccounts(shared, { grantTypes: grants.names });
+  const accounts = composeAccounts(shared, { grantTypes: grants.names, apis: API_CATALOGUE });
   const sessions = composeSessions(shared, accounts);
   // Between the processes of the deployment: room messages and token revocations.
   const bus = createRealtimeBus(config, logger);
@@ -117,6 +117,7 @@ function composeCapabilities(options: StartOptions) {
   const graphql = composeGraphQL(shared, {
     apis: graphqlApis({ interviews, webhooks }),
     authenticate: options.authenticate ?? ((token) => oauth.verifier.authenticate(token)),
+    access: accounts.apiAccessFacts,
   });
   const closeMail = async () => {
     // Mails asked for before shutdown are still sent.
@@ -128,6 +129,7 @@ function composeCapabilities(options: StartOptions) {
     bus,
     clock,
     deployment,
+    accounts,
     oauth,
     interviews,
     recordings,
@@ -204,6 +206,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
     webhooks,
     closeMail,
     homeLinks,
+    accounts,
   } = capabilities;
   if (!options.prepared) {
     try {
@@ -215,6 +218,8 @@ export async function startService(options: StartOptions): Promise<RunningServic
       throw error;
     }
   }
+  // Read before the first request, so that no request of a fresh process reads them.
+  await accounts.apiAccessFacts.warm();
   const metrics = composeMetrics(config, db);
 
   let shuttingDown = false;

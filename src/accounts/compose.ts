@@ -2,6 +2,10 @@ import { ChangeEpochStore } from '../db/change-epochs.js';
 import type { SharedDependencies } from '../shared-dependencies.js';
 import { AccountService } from './account-service.js';
 import { AccountStore } from './account-store.js';
+import { ApiAccessCache } from './api-access-cache.js';
+import { ApiAccessService } from './api-access-service.js';
+import { ApiAccessStore } from './api-access-store.js';
+import type { KnownApi } from './api-catalogue.js';
 import { AppService } from './app-service.js';
 import { AppStore } from './app-store.js';
 import { CredentialCache } from './credential-cache.js';
@@ -19,18 +23,26 @@ export interface Accounts {
   stores: { accounts: AccountStore; apps: AppStore };
   /** Apps and memberships in memory, for the token endpoint's group-committed writes. */
   credentials: CredentialCache;
+  /** Which APIs behind the GraphQL gateway each app may use: the console's and CLI's switches. */
+  apiAccess: ApiAccessService;
+  /** The same facts in memory, for the gateway's check of every request. */
+  apiAccessFacts: ApiAccessCache;
 }
 
 /**
  * Builds the accounts capability: one store of each kind and the services over them.
  * `grantTypes` are the names of the token endpoint's grants (the OAuth grant registry's), which
- * apps choose among; they are handed in so that accounts never depends on OAuth.
+ * apps choose among; they are handed in so that accounts never depends on OAuth. `apis` are the
+ * APIs behind the GraphQL gateway (src/apis.ts), for the same reason.
  */
 export function composeAccounts(
   shared: SharedDependencies,
-  options: { grantTypes: readonly string[] },
+  options: { grantTypes: readonly string[]; apis: readonly KnownApi[] },
 ): Accounts {
   const stores = { accounts: new AccountStore(shared.db), apps: new AppStore(shared.db) };
+  const readEpoch = () => new ChangeEpochStore(shared.db).accounts();
+  const apiAccessStore = new ApiAccessStore(shared.db);
+  const apiAccessFacts = new ApiAccessCache(apiAccessStore, readEpoch, options.apis);
   return {
     accounts: new AccountService(stores.accounts, shared.clock),
     apps: new AppService(
@@ -42,6 +54,15 @@ export function composeAccounts(
       options.grantTypes,
     ),
     stores,
-    credentials: new CredentialCache(stores, () => new ChangeEpochStore(shared.db).accounts()),
+    credentials: new CredentialCache(stores, readEpoch),
+    apiAccess: new ApiAccessService(
+      apiAccessStore,
+      stores.apps,
+      apiAccessFacts,
+      shared.clock,
+      shared.audit,
+      options.apis,
+    ),
+    apiAccessFacts,
   };
 }

@@ -26,6 +26,9 @@ export type AuditEventType =
   | 'app.secret_rotated'
   | 'app.secret_revealed'
   | 'app.deleted'
+  /** An app enabled or disabled for one API behind the GraphQL gateway (details: `api`). */
+  | 'app.api_enabled'
+  | 'app.api_disabled'
   | 'email.verification_sent'
   | 'email.verified'
   | 'password_reset.requested'

@@ -9,6 +9,7 @@ import { contextFields, describeContext, type CliContext } from './context.js';
 import type { CliIo } from './output.js';
 import { printResult } from './output.js';
 import type { CliServices } from './services.js';
+import { addAppApiCommands } from './app-api-commands.js';
 import { addWebhookCommands } from './webhook-commands.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -161,6 +162,8 @@ export function buildProgram(io: CliIo, resolveServices: () => Promise<CliServic
           : ['No apps registered.'],
       );
     });
+
+  addAppApiCommands(app, services, print);
 
   const keys = program.command('keys').description('token signing keys');
   keys

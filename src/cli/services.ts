@@ -1,4 +1,6 @@
 import type { AccountService } from '../accounts/account-service.js';
+import type { ApiAccessService } from '../accounts/api-access-service.js';
+import { API_CATALOGUE } from '../apis.js';
 import type { AppService } from '../accounts/app-service.js';
 import { composeAccounts } from '../accounts/compose.js';
 import type { AuditLog } from '../audit/audit-log.js';
@@ -23,6 +25,8 @@ import type { ServiceUrls } from './demo.js';
 export interface CliServices {
   accounts: AccountService;
   apps: AppService;
+  /** Which APIs behind the GraphQL gateway each app may use (`app apis|enable-api|disable-api`). */
+  apiAccess: ApiAccessService;
   signingKeys: SigningKeys;
   /** `token issue`: tokens for partners' automated tests, as if the user had consented. */
   sandboxTokens: SandboxTokens;
@@ -57,7 +61,7 @@ export function createCliServices(
   } = {},
 ): CliServices {
   const grants = composeGrants();
-  const accounts = composeAccounts(shared, { grantTypes: grants.names });
+  const accounts = composeAccounts(shared, { grantTypes: grants.names, apis: API_CATALOGUE });
   const sessions = composeSessions(shared, accounts);
   const oauth = composeOAuth(shared, {
     accounts,
@@ -77,6 +81,7 @@ export function createCliServices(
   return {
     accounts: accounts.accounts,
     apps: accounts.apps,
+    apiAccess: accounts.apiAccess,
     signingKeys: oauth.signingKeys,
     sandboxTokens: oauth.sandboxTokens,
     audit: shared.audit,

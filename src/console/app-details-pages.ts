@@ -1,4 +1,5 @@
 import type { Response } from 'express';
+import type { AppApiAccess } from '../accounts/api-access-service.js';
 import { allowsGrant } from '../accounts/grant-types.js';
 import { MAX_REDIRECT_URIS } from '../accounts/redirect-uris.js';
 import type { AppRow, AuditEventRow } from '../db/rows.js';
@@ -58,6 +59,8 @@ const EVENT_WORDS: Record<string, string> = {
   'app.secret_rotated': 'Client secret rotated',
   'app.secret_revealed': 'Client secret revealed on the console',
   'app.deleted': 'App deleted',
+  'app.api_enabled': 'API enabled',
+  'app.api_disabled': 'API disabled',
   'webhook.endpoint_created': 'Webhook endpoint added',
   'webhook.endpoint_updated': 'Webhook endpoint changed',
   'webhook.endpoint_enabled': 'Webhook endpoint enabled',
@@ -72,6 +75,7 @@ const EVENT_WORDS: Record<string, string> = {
 /** The only details the Activity tab shows, in this order; none of them can hold a secret. */
 const SHOWN_DETAILS: Record<string, string> = {
   changed: 'Changed',
+  api: 'API',
   name: 'Name',
   client_type: 'Client type',
   grant: 'Grant',
@@ -110,6 +114,8 @@ export class AppDetailsPages {
     page: {
       app: AppRow;
       firstCall: FirstCall;
+      /** Every API behind /graphql and whether this app may use it: one switch each. */
+      apis: readonly AppApiAccess[];
       values?: OverviewValues;
       problems?: readonly FieldProblem[];
     },
@@ -163,6 +169,17 @@ export class AppDetailsPages {
           problems[0] && { message: problems[0].message, field: problems[0].field },
         ),
         first_call: firstCallContext(firstCall, app),
+        apis: page.apis.map((api) => ({
+          name: api.api,
+          title: api.title,
+          enabled: api.enabled,
+          action: appPaths(app.client_id).api(api.api),
+          input_id: `api-${api.api.replace(/[^A-Za-z0-9]+/g, '-')}`,
+          next: api.enabled ? 'off' : 'on',
+          note: api.byDefault
+            ? `${api.enabled ? 'On' : 'Off'} by default`
+            : `${api.enabled ? 'Enabled' : 'Disabled'} ${isoMinute(api.changed_at!)}`,
+        })),
       },
     );
   }

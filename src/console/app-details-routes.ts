@@ -69,7 +69,37 @@ export function appDetailsRouter(deps: ConsoleDependencies, guards: ConsoleGuard
     const owned = await ownerView(req, res);
     if (!owned) return;
     const { current, app } = owned;
-    pages.overview(res, current.viewer, { app, firstCall: await firstCallOf(current, app) });
+    pages.overview(res, current.viewer, {
+      app,
+      firstCall: await firstCallOf(current, app),
+      apis: await deps.apiAccess.listFor(app),
+    });
+  });
+
+  /**
+   * One API's switch: `enabled` is `on` or `off`. Disabling also drops every process's verified
+   * tokens, so that the app's next call to the API is refused wherever it lands.
+   */
+  router.post(CONSOLE_PATHS.app.api, form, async (req, res) => {
+    const owned = await ownerForm(req, res);
+    if (!owned) return;
+    const { current, app } = owned;
+    const wanted = field(req, 'enabled');
+    const api = String(req.params.api);
+    if ((wanted !== 'on' && wanted !== 'off') || !deps.apiAccess.apis.some((k) => k.name === api)) {
+      return guards.notFound(res, current.viewer);
+    }
+    const enabled = wanted === 'on';
+    await deps.apiAccess.setEnabled(app, api, enabled, {
+      userId: current.session.userId,
+      ...originOf(req),
+    });
+    if (!enabled) await deps.forgetVerifiedTokens();
+    notices.redirect(
+      res,
+      appPaths(app.client_id).overview,
+      enabled ? 'api-enabled' : 'api-disabled',
+    );
   });
 
   router.post(CONSOLE_PATHS.app.editOverview, form, async (req, res) => {
@@ -100,6 +130,7 @@ export function appDetailsRouter(deps: ConsoleDependencies, guards: ConsoleGuard
         values,
         problems: problems.map((problem) => ({ ...problem, message: sentence(problem.message) })),
         firstCall: await firstCallOf(current, app),
+        apis: await deps.apiAccess.listFor(app),
       });
     }
   });

@@ -34,6 +34,7 @@ export function composeConsole(
     clock: shared.clock,
     accounts: accounts.accounts,
     apps: accounts.apps,
+    apiAccess: accounts.apiAccess,
     sessions: sessions.sessions,
     csrf: sessions.csrf,
     signIn: sessions.signIn,

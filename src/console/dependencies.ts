@@ -1,4 +1,5 @@
 import type { AccountService } from '../accounts/account-service.js';
+import type { ApiAccessService } from '../accounts/api-access-service.js';
 import type { AppService } from '../accounts/app-service.js';
 import type { EmailVerification } from '../account-emails/email-verification.js';
 import type { PasswordReset } from '../account-emails/password-reset.js';
@@ -22,6 +23,8 @@ export interface ConsoleDependencies {
   clock: Clock;
   accounts: AccountService;
   apps: AppService;
+  /** Which APIs behind /graphql each app may use: the Overview's switches. */
+  apiAccess: ApiAccessService;
   /** The browser sessions the authorization pages share. */
   sessions: BrowserSessions;
   csrf: CsrfTokens;

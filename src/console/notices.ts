@@ -11,6 +11,8 @@ export const NOTICES = {
   'secret-rotated':
     'Secret rotated. The previous secret no longer works: put the new one in your app now.',
   'secret-revealed': "Secret revealed. The reveal is recorded in the app's activity.",
+  'api-enabled': 'API enabled. The app can call it from its next request on.',
+  'api-disabled': "API disabled. The app's calls to it are refused.",
   'redirect-url-added': 'Redirect URL added.',
   'redirect-url-changed': 'Redirect URL saved.',
   'redirect-url-removed': 'Redirect URL removed.',

@@ -49,6 +49,8 @@ export const CONSOLE_PATHS = {
     removeRedirectUrl: `${APP}/redirect-urls/:position/remove`,
     activity: `${APP}/activity`,
     delete: `${APP}/delete`,
+    /** One API's switch in the Overview's APIs section. */
+    api: `${APP}/apis/:api`,
     webhooks: `${APP}/webhooks`,
     webhook: `${APP}/webhooks/:endpointId`,
     webhookRotate: `${APP}/webhooks/:endpointId/rotate`,
@@ -96,6 +98,7 @@ export function appPaths(clientId: string) {
     removeRedirectUrl: (position: number) => `${base}/redirect-urls/${position}/remove`,
     activity: `${base}/activity`,
     delete: `${base}/delete`,
+    api: (name: string) => `${base}/apis/${encodeURIComponent(name)}`,
     webhooks: `${base}/webhooks`,
     webhook: (endpointId: string) =>
       webhookPaths(`${base}/webhooks/${encodeURIComponent(endpointId)}`),

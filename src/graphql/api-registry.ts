@@ -2,6 +2,8 @@ import { makeExecutableSchema } from '@graphql-tools/schema';
 import { GraphQLScalarType, Kind, parse, type DefinitionNode, type GraphQLSchema } from 'graphql';
 import type { GraphQLApi, ListItems } from './api.js';
 import { commonResolvers } from './common-resolvers.js';
+import { rootFieldsOf } from './access/root-fields.js';
+import type { GuardedApi } from './access/refusals.js';
 import type { ContextFactory, GatewayContext } from './context.js';
 import {
   COMMON_SDL_MODULE,
@@ -18,6 +20,8 @@ export interface ComposedApis {
   listItems: ReadonlyMap<string, ListItems>;
   /** The gateway's context of one request with every API's part added. */
   createContext: ContextFactory;
+  /** The API each root field (`Query.field`) belongs to, by its SDL module, with its access. */
+  apiOfRootField: ReadonlyMap<string, GuardedApi>;
 }
 
 type ResolverMap = Record<string, unknown>;
@@ -46,7 +50,14 @@ export function composeApis(apis: readonly GraphQLApi[]): ComposedApis {
   const listItems = new Map(apis.flatMap((api) => [...(api.listItems ?? [])]));
   const createContext: ContextFactory = (request: GatewayContext) =>
     Object.assign({}, request, ...apis.map((api) => api.createContext(request)));
-  return { schema, listItems, createContext };
+  const apiOfRootField = new Map(
+    apis.flatMap((api) =>
+      rootFieldsOf(readSdlModule(api.name)).map(
+        (coordinate) => [coordinate, { name: api.name, ...api.access }] as const,
+      ),
+    ),
+  );
+  return { schema, listItems, createContext, apiOfRootField };
 }
 
 /**

@@ -34,6 +34,23 @@ export type ApiResolvers<Context> = {
 };
 
 /**
+ * Who may use an API (DESIGN §9): a field of an API the caller may not use answers null with
+ * `FORBIDDEN` and `extensions.api`, and the rest of the document still runs
+ * (src/graphql/access/).
+ */
+export interface ApiAccess {
+  /** How the console, the CLI and refusals name it ("Interview API"). */
+  readonly title: string;
+  /** Scopes the access token must carry, every one of them, for any of its fields. */
+  readonly scopes: readonly string[];
+  /**
+   * Whether an app may use it until its owner disables it (console, CLI); false for an API an
+   * owner has to enable first.
+   */
+  readonly enabledByDefault: boolean;
+}
+
+/**
  * One API behind the gateway, as its module registers it (src/apis.ts lists them). Its SDL is
  * `schema/<name>.graphql`; composeGraphQL refuses to start when the SDL files, the names and the
  * resolvers do not match one to one (src/graphql/api-registry.ts).
@@ -41,6 +58,8 @@ export type ApiResolvers<Context> = {
 export interface GraphQLApi<Part extends object = object, Resolved extends object = object> {
   /** The API's name: its SDL file is schema/<name>.graphql. */
   readonly name: string;
+  /** Who may use it: the scopes it needs and whether apps may by default. */
+  readonly access: ApiAccess;
   /** A resolver for every field its SDL file defines or adds. */
   readonly resolvers: Resolved;
   /** Its part of one request's context (its loaders and services), next to the gateway's. */

@@ -1,6 +1,8 @@
 import { Router } from 'express';
 import type { PostEndpoint } from '../http/endpoint.js';
 import type { SharedDependencies } from '../shared-dependencies.js';
+import { guardApiAccess } from './access/access-guard.js';
+import type { AppAccessFacts } from './access/app-access-facts.js';
 import type { GraphQLApi } from './api.js';
 import { composeApis } from './api-registry.js';
 import { graphqlGateway, type BearerAuthenticator } from './gateway.js';
@@ -20,12 +22,14 @@ export function composeGraphQL(
     apis: readonly GraphQLApi[];
     /** Verifies bearer tokens: the authorization server's verifier, or a test's stand-in. */
     authenticate: BearerAuthenticator;
+    /** Which app may use which API (the accounts capability's cache). */
+    access: AppAccessFacts;
   },
 ): GraphQL {
   const { config, logger } = shared;
-  const { schema, listItems, createContext } = composeApis(deps.apis);
+  const { schema, listItems, createContext, apiOfRootField } = composeApis(deps.apis);
   const gateway = graphqlGateway({
-    schema,
+    schema: guardApiAccess(schema, apiOfRootField, deps.access),
     authenticate: deps.authenticate,
     createContext,
     listItems,

@@ -1,4 +1,9 @@
-/** Who is calling, as established from a verified access token. */
+/**
+ * Who is calling, as established from a verified access token. `accountsEpoch`: the accounts
+ * change epoch read with the token's record when it was verified (src/db/change-epochs.ts);
+ * facts about the app cached from before it (which APIs it may use) are read again. Absent for
+ * a principal made otherwise (tests' stand-ins).
+ */
 export type Principal =
   | {
       kind: 'user';
@@ -8,6 +13,7 @@ export type Principal =
       employerId: string | null;
       scopes: string[];
       jti: string;
+      accountsEpoch?: number;
     }
   | {
       kind: 'app';
@@ -18,4 +24,5 @@ export type Principal =
       employerId: string | null;
       scopes: string[];
       jti: string;
+      accountsEpoch?: number;
     };

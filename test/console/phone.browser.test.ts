@@ -137,6 +137,21 @@ describe('partner console on a phone in Chromium [sqlite]', function () {
 
     await visit(appBase, 'overview');
     await clickEveryTab();
+    // The APIs section's switches, tapped as a finger would.
+    await visit(appBase, 'overview');
+    const webhooks = page.getByRole('switch', { name: 'Webhook management API' });
+    assert.equal(await webhooks.getAttribute('aria-checked'), 'true');
+    await webhooks.click();
+    await page.getByRole('status').filter({ hasText: 'API disabled' }).waitFor();
+    assert.equal(
+      await page
+        .getByRole('switch', { name: 'Webhook management API' })
+        .getAttribute('aria-checked'),
+      'false',
+    );
+    await fits('overview-api-disabled');
+    await page.getByRole('switch', { name: 'Webhook management API' }).click();
+    await page.getByRole('status').filter({ hasText: 'API enabled' }).waitFor();
     await visit(`${appBase}/redirect-urls`, 'redirect-urls');
     await clickEveryTab();
     await visit(`${appBase}/redirect-urls/5/remove`, 'redirect-url-remove');

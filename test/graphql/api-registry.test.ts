@@ -1,3 +1,4 @@
+import DataLoader from 'dataloader';
 import assert from 'node:assert/strict';
 import { graphqlApis } from '../../src/apis.js';
 import type { GraphQLApi } from '../../src/graphql/api.js';
@@ -120,7 +121,9 @@ describe('the APIs behind the gateway', () => {
     const webhooks = { endpoints: 'endpoints', deliveryLog: 'log' } as unknown as Webhooks;
     const { createContext } = composeApis(graphqlApis({ interviews, webhooks }));
     const request = { requestId: 'r-1' } as Parameters<typeof createContext>[0];
-    assert.deepEqual(createContext(request), {
+    const { webhookAttempts, ...context } = createContext(request) as Record<string, unknown>;
+    assert.ok(webhookAttempts instanceof DataLoader, 'a loader of this request');
+    assert.deepEqual(context, {
       requestId: 'r-1',
       loaders: 'loaders',
       interviews: { writer: 'writer', finder: 'finder' },

@@ -157,6 +157,7 @@ describeEachDialect('Interview API fields over HTTP', (database) => {
       employerId: tenant.employerId,
       scopes: ['employer_access'],
     };
+    // A 3-legged token before an employer was chosen: the Interview API's scope, no employer.
     principals.noEmployer = {
       kind: 'user',
       userId: tenant.userId,
@@ -164,7 +165,7 @@ describeEachDialect('Interview API fields over HTTP', (database) => {
       clientId: 'client-1',
       jti: 'jti-2',
       employerId: null,
-      scopes: ['email'],
+      scopes: ['email', 'employer_access'],
     };
     service = await startTestService(database(), {
       clock: new ManualClock(Date.UTC(2026, 2, 1, 14, 40)),

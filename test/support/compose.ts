@@ -1,4 +1,5 @@
 import { composeAccounts, type Accounts } from '../../src/accounts/compose.js';
+import { API_CATALOGUE } from '../../src/apis.js';
 import { createCliServices, type CliServices } from '../../src/cli/services.js';
 import { systemClock, type Clock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
@@ -37,6 +38,7 @@ export function testSharedDependencies(
 export function testAccounts(db: Database, clock: Clock = systemClock): Accounts {
   return composeAccounts(testSharedDependencies(db, { clock }), {
     grantTypes: composeGrants().names,
+    apis: API_CATALOGUE,
   });
 }
 

@@ -98,10 +98,12 @@ export class AccessTokenVerifier {
     const checked = await this.verifySignature(token);
     if (isRefusal(checked)) return checked;
     const { payload, retiresAt } = checked;
-    const record = liveRecord(await this.tokens.findAccessToken(payload.jti), now);
+    const found = await this.tokens.findAccessTokenWithAccountsEpoch(payload.jti);
+    const record = liveRecord(found?.record, now);
     if (isRefusal(record)) return record;
 
-    const verified = { payload, record, principal: principalOf(payload, record) };
+    const principal = { ...principalOf(payload, record), accountsEpoch: found!.accountsEpoch };
+    const verified = { payload, record, principal };
     if (this.cacheMs > 0) {
       const until = Math.min(now + this.cacheMs, record.expires_at, retiresAt ?? Infinity);
       this.cache.set(token, verified, until);

@@ -4,6 +4,7 @@ import type {
   RefreshTokenFamilyRow,
   RefreshTokenRow,
 } from '../../db/rows.js';
+import { ACCOUNTS_EPOCH } from '../../db/change-epochs.js';
 import { dialectOf } from '../../db/dialects/index.js';
 import { commitGrouped, type SingleUse } from '../../db/group-commit.js';
 import { Store } from '../../db/store.js';
@@ -109,6 +110,27 @@ export class TokenStore extends Store {
 
   findAccessToken(jti: string): Promise<AccessTokenRow | undefined> {
     return this.db('access_tokens').where({ jti }).first();
+  }
+
+  /**
+   * The access token's record and, in the same statement, the accounts change epoch (what the
+   * caller's cached facts about apps must have reached: src/db/change-epochs.ts).
+   */
+  async findAccessTokenWithAccountsEpoch(
+    jti: string,
+  ): Promise<{ record: AccessTokenRow; accountsEpoch: number } | undefined> {
+    const row: (AccessTokenRow & { accounts_epoch: number | string | null }) | undefined =
+      await this.db('access_tokens')
+        .where({ jti })
+        .first(
+          'access_tokens.*',
+          this.db.raw('(select epoch from change_epochs where name = ?) as accounts_epoch', [
+            ACCOUNTS_EPOCH,
+          ]),
+        );
+    if (!row) return undefined;
+    const { accounts_epoch: epoch, ...record } = row;
+    return { record, accountsEpoch: Number(epoch ?? 0) };
   }
 
   async revokeAccessToken(jti: string, at: number): Promise<number> {

@@ -1,10 +1,21 @@
 import DataLoader from 'dataloader';
-import type { GraphQLApi } from '../../graphql/api.js';
+import type { ApiAccess, GraphQLApi } from '../../graphql/api.js';
 import type { Webhooks } from '../compose.js';
 import { WEBHOOKS_API } from './caller.js';
 import type { WebhookManagement, WebhooksContextPart } from './context.js';
 import { WEBHOOK_LIST_ITEMS } from './list-items.js';
 import { webhookResolvers } from './resolvers/index.js';
+
+/**
+ * Every app may use it unless its owner disables it (partners already manage endpoints through
+ * it). No scope: it takes the app's own client-credentials token, which may carry none; its
+ * resolvers refuse any other kind of token (caller.ts).
+ */
+export const WEBHOOKS_API_ACCESS: ApiAccess = {
+  title: 'Webhook management API',
+  scopes: [],
+  enabledByDefault: true,
+};
 
 /**
  * The webhook-management API behind the gateway (DESIGN §8, §9): schema/webhooks.graphql and its
@@ -19,6 +30,7 @@ export function webhooksApi(
   };
   return {
     name: WEBHOOKS_API,
+    access: WEBHOOKS_API_ACCESS,
     resolvers: webhookResolvers,
     listItems: WEBHOOK_LIST_ITEMS,
     createContext: (request) => ({
