@@ -125,7 +125,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       console.log(
         reference === 'written'
           ? `rendered the GraphQL reference from schema/ into ${BUILT_DIR}`
-          : `GraphQL reference up to date in ${BUILT_DIR} (schema/ has not changed)`,
+          : `GraphQL reference in ${BUILT_DIR} unchanged`,
       );
     })
     .catch((error: unknown) => {
