@@ -42,6 +42,7 @@ export function apiReferenceRouter({
         pageTemplates.render('api-reference.njk', {
           redoc_src: redocSrc,
           spec_href: API_REFERENCE_PATHS.spec,
+          graphql_href: API_REFERENCE_PATHS.graphql,
         }),
       );
   });
