@@ -1,26 +1,6 @@
-import {
-  isInterfaceType,
-  Kind,
-  print,
-  type ConstDirectiveNode,
-  type DirectiveDefinitionNode,
-  type EnumValueDefinitionNode,
-  type FieldDefinitionNode,
-  type InputValueDefinitionNode,
-  type NamedTypeNode,
-  type StringValueNode,
-  type TypeNode,
-} from 'graphql';
-import { anchors } from './anchors.js';
-import { isSafeUrl, renderDescription, renderInline, type CodeLinker } from './descriptions.js';
-import { html, joinHtml, type SafeHtml } from './html.js';
-import {
-  definitionsOf,
-  isExtension,
-  type Definition,
-  type ReferenceCatalog,
-  type ReferenceModule,
-} from './sdl-catalog.js';
+import { html, type SafeHtml } from './html.js';
+import { displayName, entryId, EntryRenderer } from './render-entries.js';
+import { definitionsOf, isExtension, type ReferenceCatalog } from './sdl-catalog.js';
 
 /** Where the page links outside itself, and the versions of its own script and stylesheet. */
 export interface PageLinks {
@@ -36,23 +16,13 @@ export interface PageLinks {
   stylesheet: string;
 }
 
-const KIND_LABELS: Record<string, string> = {
-  [Kind.SCALAR_TYPE_DEFINITION]: 'scalar',
-  [Kind.OBJECT_TYPE_DEFINITION]: 'object',
-  [Kind.INTERFACE_TYPE_DEFINITION]: 'interface',
-  [Kind.UNION_TYPE_DEFINITION]: 'union',
-  [Kind.ENUM_TYPE_DEFINITION]: 'enum',
-  [Kind.INPUT_OBJECT_TYPE_DEFINITION]: 'input',
-  [Kind.DIRECTIVE_DEFINITION]: 'directive',
-};
-
 /**
- * The GraphQL reference: one section per SDL module (one per API, then the shared types, then
- * GraphQL's built-ins), each entry with its schema coordinate as id, every type name linked to its
- * entry, and a search box the page's script fills in. Everything from the SDL is escaped.
+ * The GraphQL reference: a section per SDL module (the shared one, then one per API, then
+ * GraphQL's built-ins), the contents, and a search box the page's script (no inline script: the
+ * service's policy refuses it) brings to life. Everything from the SDL is escaped.
  */
 export function renderReference(catalog: ReferenceCatalog, links: PageLinks): string {
-  const page = new ReferencePage(catalog);
+  const entries = new EntryRenderer(catalog);
   return `${html`<!doctype html>
     <html lang="en">
       <head>
@@ -77,7 +47,7 @@ export function renderReference(catalog: ReferenceCatalog, links: PageLinks): st
           </nav>
         </header>
         <div class="reference-layout">
-          <aside class="reference-sidebar">${searchBox()} ${page.contents()}</aside>
+          <aside class="reference-sidebar">${searchBox()} ${contents(catalog)}</aside>
           <main id="reference-main" class="reference-main">
             <h1>GraphQL API reference</h1>
             <p class="lead">
@@ -88,7 +58,7 @@ export function renderReference(catalog: ReferenceCatalog, links: PageLinks): st
               <a href="${links.explorer}">API explorer</a>. The whole schema as one SDL document,
               for code generators and editors: <a href="${links.schema}">${links.schema}</a>.
             </p>
-            ${catalog.modules.map((module) => page.module(module))}
+            ${catalog.modules.map((module) => entries.module(module))}
           </main>
         </div>
       </body>
@@ -113,332 +83,25 @@ function searchBox(): SafeHtml {
   </search>`;
 }
 
-class ReferencePage {
-  private readonly linkCode: CodeLinker;
-
-  constructor(private readonly catalog: ReferenceCatalog) {
-    this.linkCode = (code) => {
-      if (catalog.anchors.has(code)) return code;
-      return catalog.rootFields.get(code) ?? null;
-    };
-  }
-
-  contents(): SafeHtml {
-    return html`<details class="reference-contents">
-      <summary>Contents</summary>
-      <nav aria-label="Contents">
-        ${this.catalog.modules.map(
-          (module) =>
-            html`<p class="contents-api"><a href="#${module.id}">${module.title}</a></p>
-              <ul>
-                ${definitionsOf(module).map(
-                  (definition) =>
-                    html`<li>
-                      <a href="#${entryId(module, definition)}">${displayName(definition)}</a>${
-                        isExtension(definition) ? html` <span class="kind">extension</span>` : ''
-                      }
-                    </li>`,
-                )}
-              </ul>`,
-        )}
-      </nav>
-    </details>`;
-  }
-
-  module(module: ReferenceModule): SafeHtml {
-    return html`<section
-      class="reference-api"
-      id="${module.id}"
-      data-api="${module.title}"
-      aria-labelledby="${module.id}-title"
-    >
-      <h2 id="${module.id}-title">${module.title}</h2>
-      ${module.source ? html`<p class="source">Defined in <code>${module.source}</code></p>` : ''}
-      ${module.intro ? renderDescription(module.intro, this.linkCode) : ''}
-      ${module.groups.map(
-        (group) =>
-          html`<h3 class="group-title">${group.title}</h3>
-            ${group.definitions.map((definition) => this.definition(module, definition))}`,
-      )}
-    </section>`;
-  }
-
-  private definition(module: ReferenceModule, definition: Definition): SafeHtml {
-    if (definition.kind === Kind.DIRECTIVE_DEFINITION) return this.directiveDefinition(definition);
-    const name = definition.name.value;
-    const extension = isExtension(definition);
-    const id = entryId(module, definition);
-    const kind = extension ? 'extension' : KIND_LABELS[definition.kind]!;
-    return html`<article
-      class="entry${deprecated(definition.directives) ? ' is-deprecated' : ''}"
-      id="${id}"
-      ${extension ? '' : html` data-coordinate="${name}"`}
-      data-kind="${kind}"
-    >
-      <h4><a class="entry-name" href="#${id}">${name}</a> <span class="kind">${kind}</span></h4>
-      ${extension ? this.extensionNote(module, name) : this.description(definition.description)}
-      ${this.appliedDirectives(definition.directives)}
-      ${'interfaces' in definition && definition.interfaces?.length ? html`<p class="relation">Implements ${this.namedTypes(definition.interfaces)}</p>` : ''}
-      ${definition.kind === Kind.UNION_TYPE_DEFINITION || definition.kind === Kind.UNION_TYPE_EXTENSION ? html`<p class="relation">One of ${this.namedTypes(definition.types ?? [])}</p>` : ''}
-      ${definition.kind === Kind.INTERFACE_TYPE_DEFINITION ? this.implementations(name) : ''}
-      ${'fields' in definition && definition.fields?.length ? this.members(definition.kind === Kind.INPUT_OBJECT_TYPE_DEFINITION || definition.kind === Kind.INPUT_OBJECT_TYPE_EXTENSION ? 'Input fields' : 'Fields', name, definition.fields) : ''}
-      ${'values' in definition && definition.values?.length ? this.members('Values', name, definition.values) : ''}
-      ${extension ? '' : this.addedByOthers(module, name)}
-    </article>`;
-  }
-
-  private extensionNote(module: ReferenceModule, type: string): SafeHtml {
-    return html`<p>
-      Fields the ${module.title} adds to <a href="#${anchors.type(type)}"><code>${type}</code></a
-      >.
-    </p>`;
-  }
-
-  /** On a type other modules extend (the root types): links to what each adds. */
-  private addedByOthers(module: ReferenceModule, type: string): SafeHtml | '' {
-    const others = (this.catalog.extensions.get(type) ?? []).filter(
-      (extension) => extension.module !== module,
-    );
-    if (others.length === 0) return '';
-    return html`<p class="members-title">Fields added by the APIs</p>
-      <ul class="added-fields">
-        ${others.map(
-          ({ module: other, fields }) =>
-            html`<li>
-              <a href="#${other.id}">${other.title}</a>:
-              ${joinHtml(
-                fields.map(
-                  (field) =>
-                    html`<a href="#${anchors.member(type, field)}"><code>${field}</code></a>`,
-                ),
-                ', ',
+/** Every module and its entries, folded on a phone (the script opens it on a wide screen). */
+function contents(catalog: ReferenceCatalog): SafeHtml {
+  return html`<details class="reference-contents">
+    <summary>Contents</summary>
+    <nav aria-label="Contents">
+      ${catalog.modules.map(
+        (module) =>
+          html`<p class="contents-api"><a href="#${module.id}">${module.title}</a></p>
+            <ul>
+              ${definitionsOf(module).map(
+                (definition) =>
+                  html`<li>
+                    <a href="#${entryId(module, definition)}">${displayName(definition)}</a>${
+                      isExtension(definition) ? html` <span class="kind">extension</span>` : ''
+                    }
+                  </li>`,
               )}
-            </li>`,
-        )}
-      </ul>`;
-  }
-
-  private implementations(name: string): SafeHtml | '' {
-    const type = this.catalog.schema.getType(name);
-    if (!isInterfaceType(type)) return '';
-    const { objects, interfaces } = this.catalog.schema.getImplementations(type);
-    const names = [...objects, ...interfaces].map((implementation) => implementation.name);
-    if (names.length === 0) return '';
-    return html`<p class="relation">
-      Implemented by
-      ${joinHtml(
-        names.map((implementation) => this.typeLink(implementation)),
-        ', ',
+            </ul>`,
       )}
-    </p>`;
-  }
-
-  private members(
-    title: string,
-    type: string,
-    members: readonly (FieldDefinitionNode | InputValueDefinitionNode | EnumValueDefinitionNode)[],
-  ): SafeHtml {
-    return html`<p class="members-title">${title}</p>
-      <ul class="members">
-        ${members.map((member) => this.member(type, member))}
-      </ul>`;
-  }
-
-  private member(
-    type: string,
-    member: FieldDefinitionNode | InputValueDefinitionNode | EnumValueDefinitionNode,
-  ): SafeHtml {
-    const name = member.name.value;
-    const id = anchors.member(type, name);
-    const kind =
-      member.kind === Kind.ENUM_VALUE_DEFINITION
-        ? 'enum value'
-        : member.kind === Kind.INPUT_VALUE_DEFINITION
-          ? 'input field'
-          : 'field';
-    const signature =
-      member.kind === Kind.ENUM_VALUE_DEFINITION
-        ? html`<a class="entry-name" href="#${id}">${name}</a>`
-        : html`<a class="entry-name" href="#${id}">${name}</a>:
-            ${this.typeExpression(member.type)}${
-              member.kind === Kind.INPUT_VALUE_DEFINITION ? defaultValue(member) : ''
-            }`;
-    const args = member.kind === Kind.FIELD_DEFINITION ? (member.arguments ?? []) : [];
-    return html`<li
-      class="member${deprecated(member.directives) ? ' is-deprecated' : ''}"
-      id="${id}"
-      data-coordinate="${id}"
-      data-kind="${kind}"
-    >
-      <p class="signature"><code>${signature}</code></p>
-      ${this.appliedDirectives(member.directives)} ${this.description(member.description)}
-      ${
-        args.length
-          ? html`<p class="members-title">Arguments</p>
-              <ul class="arguments">
-                ${args.map((argument) =>
-                  this.argument(anchors.argument(type, name, argument.name.value), argument),
-                )}
-              </ul>`
-          : ''
-      }
-    </li>`;
-  }
-
-  private argument(id: string, argument: InputValueDefinitionNode): SafeHtml {
-    return html`<li
-      class="argument${deprecated(argument.directives) ? ' is-deprecated' : ''}"
-      id="${id}"
-      data-coordinate="${id}"
-      data-kind="argument"
-    >
-      <p class="signature">
-        <code
-          ><a class="entry-name" href="#${id}">${argument.name.value}</a>:
-          ${this.typeExpression(argument.type)}${defaultValue(argument)}</code
-        >
-      </p>
-      ${this.appliedDirectives(argument.directives)} ${this.description(argument.description)}
-    </li>`;
-  }
-
-  private directiveDefinition(definition: DirectiveDefinitionNode): SafeHtml {
-    const name = definition.name.value;
-    const id = anchors.directive(name);
-    const args = definition.arguments ?? [];
-    return html`<article class="entry" id="${id}" data-coordinate="${id}" data-kind="directive">
-      <h4><a class="entry-name" href="#${id}">@${name}</a> <span class="kind">directive</span></h4>
-      <p class="signature">
-        <code
-          >directive
-          @${name}${args.length ? '(…)' : ''}${definition.repeatable ? ' repeatable' : ''} on
-          ${definition.locations.map((location) => location.value).join(' | ')}</code
-        >
-      </p>
-      ${this.description(definition.description)}
-      ${
-        args.length
-          ? html`<p class="members-title">Arguments</p>
-              <ul class="arguments">
-                ${args.map((argument) =>
-                  this.argument(anchors.directiveArgument(name, argument.name.value), argument),
-                )}
-              </ul>`
-          : ''
-      }
-    </article>`;
-  }
-
-  private description(description: StringValueNode | undefined): SafeHtml | '' {
-    if (!description?.value.trim()) return '';
-    return html`<div class="description">
-      ${renderDescription(description.value, this.linkCode)}
-    </div>`;
-  }
-
-  /**
-   * Directives applied in the SDL, whatever they are (`@cost(weight: "2")`, `@listSize(…)`):
-   * each printed as written with its name linked to its definition. `@deprecated` and
-   * `@specifiedBy` are also said in words.
-   */
-  private appliedDirectives(directives: readonly ConstDirectiveNode[] | undefined): SafeHtml | '' {
-    if (!directives?.length) return '';
-    const notes: SafeHtml[] = [];
-    const deprecation = deprecated(directives);
-    if (deprecation) {
-      notes.push(
-        html`<p class="deprecation">
-          <strong>Deprecated</strong>: ${renderInline(deprecation, this.linkCode)}
-        </p>`,
-      );
-    }
-    const specifiedBy = argumentString(
-      directives.find((directive) => directive.name.value === 'specifiedBy'),
-      'url',
-    );
-    if (specifiedBy) {
-      notes.push(
-        html`<p class="specified-by">
-          Specified by
-          ${
-            isSafeUrl(specifiedBy)
-              ? html`<a href="${specifiedBy}" rel="noreferrer">${specifiedBy}</a>`
-              : specifiedBy
-          }
-        </p>`,
-      );
-    }
-    const printed = directives.map((directive) => {
-      const name = directive.name.value;
-      const text = print(directive).slice(name.length + 1);
-      const target = anchors.directive(name);
-      const label = this.catalog.anchors.has(target)
-        ? html`<a href="#${target}">@${name}</a>`
-        : html`@${name}`;
-      return html`<code>${label}${text}</code>`;
-    });
-    return html`${notes}
-      <p class="directives">${joinHtml(printed, ' ')}</p>`;
-  }
-
-  /** `[Type!]!` with the named type linked to its entry. */
-  private typeExpression(type: TypeNode): SafeHtml {
-    switch (type.kind) {
-      case Kind.NON_NULL_TYPE:
-        return html`${this.typeExpression(type.type)}!`;
-      case Kind.LIST_TYPE:
-        return html`[${this.typeExpression(type.type)}]`;
-      case Kind.NAMED_TYPE:
-        return this.typeLink(type.name.value);
-    }
-  }
-
-  private typeLink(name: string): SafeHtml {
-    const target = anchors.type(name);
-    return this.catalog.anchors.has(target)
-      ? html`<a class="type-link" href="#${target}">${name}</a>`
-      : html`${name}`;
-  }
-
-  private namedTypes(types: readonly NamedTypeNode[]): SafeHtml {
-    return joinHtml(
-      types.map((type) => html`<code>${this.typeLink(type.name.value)}</code>`),
-      ', ',
-    );
-  }
-}
-
-/** An entry's id: its coordinate, or for an extension one naming the module that adds it. */
-function entryId(module: ReferenceModule, definition: Definition): string {
-  if (definition.kind === Kind.DIRECTIVE_DEFINITION)
-    return anchors.directive(definition.name.value);
-  if (!isExtension(definition)) return anchors.type(definition.name.value);
-  const sameType = definitionsOf(module).filter(
-    (other) => isExtension(other) && other.name.value === definition.name.value,
-  );
-  const index = sameType.indexOf(definition);
-  return `extend-${module.name}-${definition.name.value}${index > 0 ? `-${index + 1}` : ''}`;
-}
-
-function displayName(definition: Definition): string {
-  return definition.kind === Kind.DIRECTIVE_DEFINITION
-    ? `@${definition.name.value}`
-    : definition.name.value;
-}
-
-function defaultValue(input: InputValueDefinitionNode): SafeHtml | '' {
-  return input.defaultValue ? html` = ${print(input.defaultValue)}` : '';
-}
-
-/** The reason of an `@deprecated` among the directives, or null when there is none. */
-function deprecated(directives: readonly ConstDirectiveNode[] | undefined): string | null {
-  const directive = directives?.find((candidate) => candidate.name.value === 'deprecated');
-  if (!directive) return null;
-  // The specification's default reason.
-  return argumentString(directive, 'reason') ?? 'No longer supported';
-}
-
-function argumentString(directive: ConstDirectiveNode | undefined, name: string): string | null {
-  const value = directive?.arguments?.find((argument) => argument.name.value === name)?.value;
-  return value?.kind === Kind.STRING ? value.value : null;
+    </nav>
+  </details>`;
 }

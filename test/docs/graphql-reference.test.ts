@@ -183,6 +183,19 @@ enum JobLocation {
   REMOTE
   ON_SITE @deprecated
 }
+
+"Something with a name."
+interface Named {
+  name: String!
+}
+
+"An office."
+type Office implements Named {
+  name: String!
+}
+
+"What a search finds."
+union SearchHit = JobPosting | Office
 `,
       ),
     );
@@ -211,6 +224,9 @@ enum JobLocation {
     assert.match(jobs, /<a href="#@exampleCost">@exampleCost<\/a>\(weight: &quot;2&quot;\)/);
     assert.match(jobs, /class="member is-deprecated"\s+id="JobPosting\.place"/);
     assert.match(jobs, /<a class="type-link" href="#JobLocation">JobLocation<\/a>/);
+    assert.ok(jobText.includes('Implements Named'));
+    assert.ok(jobText.includes('Implemented by Office'));
+    assert.ok(jobText.includes('One of JobPosting, Office'));
     // The shared Query lists what the new API adds to it.
     const query = jobs.slice(jobs.indexOf('id="Query"'), jobs.indexOf('id="Mutation"'));
     assert.match(query, /href="#Query\.jobSearch"/);
