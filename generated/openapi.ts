@@ -311,7 +311,8 @@ export interface paths {
         /**
          * Run a GraphQL query or mutation
          * @description The GraphQL gateway. Only the HTTP envelope is described here; the types, queries and
-         *     mutations of every API behind it are in the schema served at `GET /schema.graphql`.
+         *     mutations of every API behind it are in the [GraphQL API reference](/docs/graphql) and in
+         *     the schema served at `GET /schema.graphql`.
          *
          *     A missing, invalid or expired bearer token is rejected before anything runs (`401`, with
          *     `data: null` and an `UNAUTHENTICATED` error). After that, failures come back as `200` with an
@@ -343,7 +344,8 @@ export interface paths {
          * Download the GraphQL schema
          * @description The SDL of every API behind the GraphQL gateway, merged into one document with every type,
          *     field, argument and enum value and its description: what `POST /graphql` accepts, ready for
-         *     code generators and editors. Public, like introspection's answer would be to any caller.
+         *     code generators and editors. Public, like introspection's answer would be to any caller. To
+         *     read it, open the [GraphQL API reference](/docs/graphql), rendered from the same SDL.
          *
          *     It changes only when the service is upgraded: it may be cached for 5 minutes and then
          *     revalidated with `If-None-Match`, answered `304` while it is unchanged.

@@ -2,7 +2,8 @@
  * Builds the browser assets the service serves from its own origin (no CDN) into public/built/
  * (git-ignored): the API explorer (GraphiQL, React and our examples, bundled by esbuild) and
  * Redoc's standalone bundle for the API reference at /docs. `npm run build` (and so `npm start`)
- * runs it, and it rebuilds only when its inputs changed since the last build.
+ * runs it, and it rebuilds only when its inputs changed since the last build. Run as a script, it
+ * also renders the GraphQL reference from schema/ (build-graphql-reference.ts).
  */
 import { createHash } from 'node:crypto';
 import {
@@ -17,6 +18,7 @@ import {
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildGraphQLReference } from './build-graphql-reference.js';
 
 const REPOSITORY = fileURLToPath(new URL('../', import.meta.url));
 export const BUILT_DIR = join(REPOSITORY, 'public/built/');
@@ -112,16 +114,22 @@ function withoutRemoteLogo(bundle: string): string {
 
 // Run as a script (not imported by a test): build if needed, and fail the build on any error.
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  buildAssetsIfChanged().then(
-    (result) =>
+  buildAssetsIfChanged()
+    .then((result) => {
       console.log(
         result === 'built'
           ? `built the explorer and the API reference's assets into ${BUILT_DIR}`
           : `browser assets up to date in ${BUILT_DIR} (their inputs have not changed)`,
-      ),
-    (error: unknown) => {
+      );
+      const reference = buildGraphQLReference();
+      console.log(
+        reference === 'written'
+          ? `rendered the GraphQL reference from schema/ into ${BUILT_DIR}`
+          : `GraphQL reference in ${BUILT_DIR} unchanged`,
+      );
+    })
+    .catch((error: unknown) => {
       console.error(error);
       process.exitCode = 1;
-    },
-  );
+    });
 }

@@ -19,6 +19,7 @@ import {
 import { migrateToLatest } from './db/migrate.js';
 import { composeGraphQL } from './graphql/compose.js';
 import type { BearerAuthenticator } from './graphql/gateway.js';
+import { SCHEMA_DOWNLOAD_PATH } from './graphql/schema-download.js';
 import { API_REFERENCE_PATHS, apiReferenceRouter } from './http/api-reference.js';
 import { homeRouter } from './http/home-page.js';
 import { composeInterviews } from './interviews/compose.js';
@@ -143,6 +144,7 @@ function composeCapabilities(options: StartOptions) {
     homeLinks: {
       console: CONSOLE_PATHS.dashboard,
       docs: API_REFERENCE_PATHS.page,
+      graphqlDocs: API_REFERENCE_PATHS.graphql,
       outbox: mail.outbox ? CONSOLE_PATHS.devOutbox : undefined,
     },
   };
@@ -239,7 +241,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
         lobby.router(),
         recordings.streamRouter(),
         partnerConsole.router(),
-        apiReferenceRouter(),
+        apiReferenceRouter({ schemaHref: SCHEMA_DOWNLOAD_PATH }),
         homeRouter(homeLinks),
       ],
     },

@@ -26,17 +26,27 @@ function bearerFetcher(endpoint, token) {
 
 const root = document.getElementById('explorer');
 if (root) {
-  const { endpoint, token } = root.dataset;
+  const { endpoint, token, reference } = root.dataset;
   const [first] = EXAMPLES;
+  // Where GraphiQL shows its logo (a link to its repository): our GraphQL reference instead.
+  const logo = createElement(
+    GraphiQL.Logo,
+    null,
+    createElement('a', { className: 'graphiql-logo-link', href: reference }, 'GraphQL reference'),
+  );
   createRoot(root).render(
-    createElement(GraphiQL, {
-      fetcher: bearerFetcher(endpoint, token),
-      defaultTabs: EXAMPLES,
-      // GraphiQL 3 fills the first tab's variables editor only from these props.
-      query: first.query,
-      variables: first.variables,
-      defaultEditorToolsVisibility: 'variables',
-      isHeadersEditorEnabled: false,
-    }),
+    createElement(
+      GraphiQL,
+      {
+        fetcher: bearerFetcher(endpoint, token),
+        defaultTabs: EXAMPLES,
+        // GraphiQL 3 fills the first tab's variables editor only from these props.
+        query: first.query,
+        variables: first.variables,
+        defaultEditorToolsVisibility: 'variables',
+        isHeadersEditorEnabled: false,
+      },
+      logo,
+    ),
   );
 }

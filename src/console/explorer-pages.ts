@@ -1,6 +1,7 @@
 import type { Response } from 'express';
 import type { AppWithRedirectUris } from '../accounts/app-store.js';
 import type { EmployerMembership } from '../accounts/account-store.js';
+import { API_REFERENCE_PATHS } from '../http/api-reference.js';
 import { builtAssetHref } from '../http/built-assets.js';
 import type { ExplorerToken } from '../oauth/tokens/explorer-tokens.js';
 import { problemContext, renderConsolePage, type FormProblem, type Viewer } from './pages.js';
@@ -63,6 +64,7 @@ export class ExplorerPages {
     return {
       action: CONSOLE_PATHS.explorer,
       api_endpoint: this.apiEndpoint,
+      graphql_reference_href: API_REFERENCE_PATHS.graphql,
       new_app_href: CONSOLE_PATHS.newApp,
       employers_href: CONSOLE_PATHS.employers.list,
       apps: choices.apps.map((app) => ({

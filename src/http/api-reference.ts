@@ -1,18 +1,36 @@
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Router, type RequestHandler } from 'express';
 import { builtAssetHref } from './built-assets.js';
-import { pageTemplates } from './views.js';
+import { PUBLIC_DIR, pageTemplates } from './views.js';
 
-export const API_REFERENCE_PATHS = { page: '/docs', spec: '/docs/openapi.yaml' } as const;
+export const API_REFERENCE_PATHS = {
+  page: '/docs',
+  spec: '/docs/openapi.yaml',
+  graphql: '/docs/graphql',
+} as const;
+
+/** The GraphQL reference's page, rendered from schema/ by scripts/build-graphql-reference.ts. */
+export const GRAPHQL_REFERENCE_FILE = join(PUBLIC_DIR, 'built', 'graphql-reference.html');
+
+export interface ApiReferenceOptions {
+  /** Where the gateway serves the merged SDL, named while the GraphQL reference is unbuilt. */
+  schemaHref: string;
+  /** The rendered GraphQL reference; GRAPHQL_REFERENCE_FILE unless a test says otherwise. */
+  graphqlReferenceFile?: string;
+}
 
 const REDOC_BUNDLE = 'redoc.standalone.js';
 
 /**
- * The OpenAPI reference, public: `openapi.yaml` as written, and a page rendering it with Redoc's
- * standalone bundle served from our own assets.
+ * The references, public: `openapi.yaml` as written, a page rendering it with Redoc's standalone
+ * bundle served from our own assets, and the GraphQL reference the build rendered from the SDL.
  */
-export function apiReferenceRouter(): Router {
+export function apiReferenceRouter({
+  schemaHref,
+  graphqlReferenceFile = GRAPHQL_REFERENCE_FILE,
+}: ApiReferenceOptions): Router {
   const spec = openApiFile();
   const router = Router();
   router.get(API_REFERENCE_PATHS.page, allowRedocSearchWorker, (_req, res) => {
@@ -24,11 +42,24 @@ export function apiReferenceRouter(): Router {
         pageTemplates.render('api-reference.njk', {
           redoc_src: redocSrc,
           spec_href: API_REFERENCE_PATHS.spec,
+          graphql_href: API_REFERENCE_PATHS.graphql,
         }),
       );
   });
   router.get(API_REFERENCE_PATHS.spec, (_req, res) => {
     res.sendFile(spec, { headers: { 'Content-Type': 'application/yaml; charset=utf-8' } });
+  });
+  router.get(API_REFERENCE_PATHS.graphql, (_req, res) => {
+    if (existsSync(graphqlReferenceFile)) {
+      res.sendFile(graphqlReferenceFile, {
+        headers: { 'Content-Type': 'text/html; charset=utf-8' },
+      });
+      return;
+    }
+    res
+      .status(503)
+      .type('html')
+      .send(pageTemplates.render('graphql-reference-unbuilt.njk', { schema_href: schemaHref }));
   });
   return router;
 }

@@ -6,6 +6,7 @@ import { PUBLIC_DIR, pageTemplates } from './views.js';
 export interface HomeLinks {
   console: string;
   docs: string;
+  graphqlDocs: string;
   outbox?: string;
 }
 
@@ -21,6 +22,7 @@ export function homeRouter(links: HomeLinks): Router {
       pageTemplates.render('home.njk', {
         console_href: links.console,
         docs_href: links.docs,
+        graphql_docs_href: links.graphqlDocs,
         outbox_href: links.outbox ?? null,
       }),
     );

@@ -97,6 +97,12 @@ describe('API explorer and API reference in Chromium [sqlite]', function () {
       'Backend engineer: first round',
     );
 
+    // Where GraphiQL shows its logo: a link to the GraphQL reference.
+    const reference = page
+      .locator('.graphiql-logo')
+      .getByRole('link', { name: 'GraphQL reference' });
+    assert.equal(await reference.getAttribute('href'), '/docs/graphql');
+
     // The schema came from introspection: the documentation explorer lists the root types.
     await page.getByRole('button', { name: /Show Documentation Explorer/ }).click();
     await page.locator('.graphiql-doc-explorer').getByText('Mutation').first().waitFor();

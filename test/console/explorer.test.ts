@@ -84,6 +84,7 @@ describeEachDialect('console API explorer', (database) => {
     assert.match(page.body, /<a href="\/console\/employers">create an employer<\/a>/);
     assert.match(page.body, /<a href="\/console\/explorer">API explorer<\/a>/, 'in the nav');
     assert.match(page.body, /<a href="\/docs">API reference<\/a>/, 'in the nav');
+    assert.match(page.body, /<a href="\/docs\/graphql">GraphQL API reference<\/a>/);
   });
 
   it('offers only the partner’s own apps and employers', async () => {
@@ -113,6 +114,8 @@ describeEachDialect('console API explorer', (database) => {
     assert.ok(token, opened.body);
     assert.match(opened.body, /<script src="\/assets\/built\/explorer\.js"><\/script>/);
     assert.match(opened.body, /data-endpoint="\/graphql"/);
+    // GraphiQL links the reference where it shows its logo.
+    assert.match(opened.body, /data-reference="\/docs\/graphql"/);
 
     const claims = decodeJwt(token);
     assert.equal(claims.exp! - claims.iat!, 15 * 60);

@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Router } from 'express';
+import { renderGraphQLReference } from '../../scripts/build-graphql-reference.js';
 import { createHttpApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { apiReferenceRouter } from '../../src/http/api-reference.js';
@@ -12,8 +15,11 @@ import { TEST_KEY_ENCRYPTION_SECRET } from '../support/service.js';
 describe('the API reference at /docs', () => {
   let server: Server;
   let base: string;
+  const scratch = mkdtempSync(join(tmpdir(), 'graphql-reference-'));
+  const graphqlReferenceFile = join(scratch, 'graphql-reference.html');
 
   before(async () => {
+    writeFileSync(graphqlReferenceFile, renderGraphQLReference());
     const elsewhere = Router().get('/elsewhere', (_req, res) => {
       res.type('html').send('<p>another page</p>');
     });
@@ -25,7 +31,10 @@ describe('the API reference at /docs', () => {
       checkWritable: async () => {},
       logger: silentLogger,
       isShuttingDown: () => false,
-      routers: [apiReferenceRouter(), elsewhere],
+      routers: [
+        apiReferenceRouter({ schemaHref: '/schema.graphql', graphqlReferenceFile }),
+        elsewhere,
+      ],
     });
     server = app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
@@ -33,6 +42,7 @@ describe('the API reference at /docs', () => {
   });
   after(() => {
     server?.close();
+    rmSync(scratch, { recursive: true, force: true });
   });
 
   it('serves openapi.yaml as written', async () => {
@@ -60,5 +70,24 @@ describe('the API reference at /docs', () => {
 
     const other = await fetch(`${base}/elsewhere`);
     assert.doesNotMatch(other.headers.get('content-security-policy') ?? '', /worker-src|blob:/);
+  });
+
+  it('serves the GraphQL reference the build rendered, under the policy of every page', async () => {
+    const page = await fetch(`${base}/docs/graphql`);
+    assert.equal(page.status, 200);
+    assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
+    assert.equal(await page.text(), readFileSync(graphqlReferenceFile, 'utf8'));
+    const policy = page.headers.get('content-security-policy') ?? '';
+    assert.match(policy, /script-src 'self'(;|$)/, 'its script is a file of ours');
+    assert.doesNotMatch(policy, /worker-src|blob:/, "Redoc's exception is for /docs alone");
+  });
+
+  it('says how to build the GraphQL reference where it was not built, and where the SDL is', async () => {
+    rmSync(graphqlReferenceFile);
+    const page = await fetch(`${base}/docs/graphql`);
+    assert.equal(page.status, 503);
+    const html = await page.text();
+    assert.match(html, /npm run build/);
+    assert.match(html, /href="\/schema\.graphql"/);
   });
 });

@@ -23,15 +23,16 @@ describeEachDialect('the home page and the icon', (database) => {
       await service?.stop();
     });
 
-    it('GET / is an HTML page linking to the console and /docs, not to the outbox', async () => {
+    it('GET / is an HTML page linking to the console and both references, not to the outbox', async () => {
       const response = await fetch(`${service.url}/`);
       assert.equal(response.status, 200);
       assert.match(response.headers.get('content-type') ?? '', /^text\/html/);
       const links = hrefs(await response.text());
       assert.ok(links.includes('/console'), links.join(' '));
       assert.ok(links.includes('/docs'), links.join(' '));
+      assert.ok(links.includes('/docs/graphql'), links.join(' '));
       assert.ok(!links.some((href) => href.includes('outbox')), 'no outbox in production');
-      for (const href of ['/console', '/docs']) {
+      for (const href of ['/console', '/docs', '/docs/graphql']) {
         assert.equal((await fetch(`${service.url}${href}`)).status, 200, href);
       }
       assert.equal((await fetch(`${service.url}/`, { method: 'HEAD' })).status, 200);
@@ -42,8 +43,8 @@ describeEachDialect('the home page and the icon', (database) => {
       assert.equal(icon.status, 200);
       assert.match(icon.headers.get('content-type') ?? '', /^image\//);
       assert.ok((await icon.arrayBuffer()).byteLength > 0);
-      // The authorization pages' layout, the console's, and the API reference.
-      for (const page of ['/', '/console/sign-in', '/docs']) {
+      // The authorization pages' layout, the console's, and the API references.
+      for (const page of ['/', '/console/sign-in', '/docs', '/docs/graphql']) {
         const html = await (await fetch(`${service.url}${page}`)).text();
         const iconHref = /<link rel="icon"[^>]*href="([^"]+)"/.exec(html)?.[1];
         assert.ok(iconHref, `${page} links no icon`);
