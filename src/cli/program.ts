@@ -9,6 +9,7 @@ import { contextFields, describeContext, type CliContext } from './context.js';
 import type { CliIo } from './output.js';
 import { printResult } from './output.js';
 import type { CliServices } from './services.js';
+import { addGraphQLCommands } from './graphql-commands.js';
 import { addWebhookCommands } from './webhook-commands.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -229,6 +230,7 @@ export function buildProgram(io: CliIo, resolveServices: () => Promise<CliServic
     });
 
   addWebhookCommands(program, services, print);
+  addGraphQLCommands(program, services, print);
 
   const interviews = program.command('interviews').description('virtual interview events');
   interviews

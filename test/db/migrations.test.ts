@@ -39,6 +39,7 @@ const TABLES = [
   'webhook_endpoints',
   'webhook_deliveries',
   'webhook_attempts',
+  'persisted_documents',
 ];
 
 async function existingTables(db: Database): Promise<string[]> {
@@ -75,6 +76,7 @@ describeEachDialect(
         '0018_deployment_settings',
         '0019_partial_token_indexes',
         '0020_webhooks',
+        '0023_persisted_documents',
       ]);
       assert.deepEqual(await existingTables(db), TABLES);
       assert.deepEqual(await pendingMigrations(db), []);
@@ -82,6 +84,7 @@ describeEachDialect(
 
       const reverted = await rollbackAll(db);
       assert.deepEqual(reverted, [
+        '0023_persisted_documents',
         '0020_webhooks',
         '0019_partial_token_indexes',
         '0018_deployment_settings',
