@@ -104,7 +104,7 @@ export function createCliServices(
     },
     graphqlDocuments: composeDocumentRegistration(
       shared,
-      composeApis(graphqlApis({ interviews, webhooks })).schema,
+      () => composeApis(graphqlApis({ interviews, webhooks })).schema,
     ),
     context: options.context,
   };

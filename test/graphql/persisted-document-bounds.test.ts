@@ -73,7 +73,7 @@ describeEachDialect('persisted documents: a bounded store', (database) => {
   it('`cli graphql persist` says when registered documents fill GRAPHQL_PERSISTED_DOCUMENTS_MAX', async () => {
     const registration = composeDocumentRegistration(
       testSharedDependencies(database().db, { env: { GRAPHQL_PERSISTED_DOCUMENTS_MAX: '2' } }),
-      gatewayApis.schema,
+      () => gatewayApis.schema,
     );
     const first = await registration.persist([
       { name: 'one.graphql', text: text('One') },

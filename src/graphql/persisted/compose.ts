@@ -40,13 +40,14 @@ export interface DocumentRegistration {
   counts(): Promise<Record<PersistedDocumentSource, number>>;
 }
 
+/** `schema` is built on first use: most CLI runs do not need it, and it takes ~100 ms. */
 export function composeDocumentRegistration(
   shared: SharedDependencies,
-  schema: GraphQLSchema,
+  schema: () => GraphQLSchema,
 ): DocumentRegistration {
   const persisted = composePersistedDocuments(shared);
   const { config } = shared;
-  const validator = new DocumentCache(schema, { ...config.graphql, documentCacheSize: 0 });
+  let validator: DocumentCache | undefined;
 
   function checked(name: string, text: string) {
     const bytes = Buffer.byteLength(text, 'utf8');
@@ -55,6 +56,7 @@ export function composeDocumentRegistration(
         `${name}: ${bytes} bytes, more than BODY_LIMIT_BYTES (${config.bodyLimitBytes})`,
       );
     }
+    validator ??= new DocumentCache(schema(), { ...config.graphql, documentCacheSize: 0 });
     const prepared = validator.prepare(text);
     if ('errors' in prepared) {
       const problems = prepared.errors.map((error) => error.toString());

@@ -21,7 +21,7 @@ export class RequestedDocuments {
     private readonly logger: Logger,
   ) {}
 
-  /** Synchronous for a text (the common case), so that it costs no extra turn. */
+  /** A text, or a hash this process has validated already, needs no lookup: answered at once. */
   prepare(requested: RequestedDocument): PreparedDocument | Promise<PreparedDocument> {
     if (requested.kind === 'text') {
       return this.persistedOnly ? persistedRequired() : this.cache.prepare(requested.query);
