@@ -38,12 +38,13 @@ module.exports = {
       severity: 'error',
       comment:
         'src/graphql serves whatever APIs src/apis.ts registers (DESIGN §9): it imports its own ' +
-        'infrastructure only, never an API module (src/interviews, the next APIs) or another capability.',
+        'infrastructure only (the database for its persisted documents), never an API module ' +
+        '(src/interviews, the next APIs) or another capability.',
       from: { path: '^src/graphql/' },
       to: {
         path: '^src/',
         pathNot:
-          '^src/(graphql|http|oauth|observability|validation)/|^src/(config|errors|shared-dependencies)\\.ts$',
+          '^src/(db|graphql|http|oauth|observability|validation)/|^src/(clock|config|errors|shared-dependencies)\\.ts$',
       },
     },
     {
@@ -51,8 +52,12 @@ module.exports = {
       severity: 'error',
       comment:
         'An API module imports from src/graphql only its public contract, src/graphql/api.ts; ' +
-        'the composition root (src/server.ts, src/apis.ts) composes the gateway.',
-      from: { path: '^src/', pathNot: '^src/(graphql/|server\\.ts$|apis\\.ts$)' },
+        "the composition roots (src/server.ts, src/apis.ts, the CLI's src/cli/services.ts) " +
+        'compose the gateway.',
+      from: {
+        path: '^src/',
+        pathNot: '^src/(graphql/|server\\.ts$|apis\\.ts$|cli/services\\.ts$)',
+      },
       to: { path: '^src/graphql/', pathNot: '^src/graphql/api\\.ts$' },
     },
   ],

@@ -322,6 +322,13 @@ export interface paths {
          *     Clients that ask for `application/graphql-response+json` get the GraphQL over HTTP media type,
          *     in which a document that does not parse or validate is answered with `400` instead of `200`.
          *
+         *     Instead of its text, a request may name a persisted document by its SHA-256: `documentId`
+         *     for one registered ahead of time (`cli graphql persist`), or Apollo's automatic persisted
+         *     queries (`extensions.persistedQuery`), which register a document the first time it is sent
+         *     with its text. `PERSISTED_QUERY_NOT_FOUND` and `PERSISTED_QUERY_REQUIRED` are answered like
+         *     a document that does not validate. A hash that is not 64 hexadecimal digits, an APQ version
+         *     other than 1, or a text whose SHA-256 is not the hash sent with it is answered `400`.
+         *
          *     A body that is not what its `Content-Encoding` says (gzip, deflate, br) is answered `400` with
          *     `GRAPHQL_PARSE_FAILED`; another `Content-Encoding` `415`. A database that stays too busy is
          *     answered `503` with `TEMPORARILY_UNAVAILABLE` and `Retry-After`.
@@ -1099,22 +1106,54 @@ export interface components {
                 database: "ok" | "error";
             };
         };
-        /** @description A GraphQL request (GraphQL over HTTP). */
+        /**
+         * @description A GraphQL request (GraphQL over HTTP). The document is its text (`query`), or the hash of
+         *     a persisted document: `documentId`, or `extensions.persistedQuery` (automatic persisted
+         *     queries), with `query` too to register it.
+         */
         GraphQLRequest: {
-            /** @description The document, with one or more operations and fragments. */
-            query: string;
+            /**
+             * @description The document, with one or more operations and fragments. Required unless the request
+             *     names a persisted document; refused with `PERSISTED_QUERY_REQUIRED` when the server
+             *     runs persisted documents only (`GRAPHQL_PERSISTED_ONLY=on`), unless it is sent with
+             *     the hash of a document already persisted.
+             */
+            query?: string;
+            /**
+             * @description A document registered ahead of time (`cli graphql persist`, or an earlier automatic
+             *     persisted query): `sha256:` and the SHA-256 of its text in hexadecimal (the 64 digits
+             *     alone are accepted too). Not with `query` or `extensions.persistedQuery`. An unknown
+             *     one is `PERSISTED_QUERY_NOT_FOUND`.
+             * @example sha256:a012313c35e5b262983c85c49b6fe321afe4c003f301333f20be409af3a8b804
+             */
+            documentId?: string;
             /** @description Values for the operation's variables. */
             variables?: Record<string, never> | null;
             /** @description Which operation of the document to run, when it has several. */
             operationName?: string | null;
-            /** @description Reserved for protocol extensions; ignored today. */
-            extensions?: Record<string, never> | null;
+            /** @description Protocol extensions; only `persistedQuery` is read. */
+            extensions?: {
+                persistedQuery?: components["schemas"]["GraphQLPersistedQuery"];
+            } | null;
+        };
+        /**
+         * @description Apollo's automatic persisted queries: the SHA-256 of the document's text instead of the
+         *     text. An unknown hash is answered with `PERSISTED_QUERY_NOT_FOUND` (message
+         *     `PersistedQueryNotFound`); the client then sends the same request with `query`, whose
+         *     SHA-256 must be `sha256Hash` (else `400`), and the document, once it validates, is stored
+         *     for every process of the service.
+         */
+        GraphQLPersistedQuery: {
+            /** @constant */
+            version: 1;
+            /** @description The SHA-256 of the document's text (UTF-8), in hexadecimal. */
+            sha256Hash: string;
         };
         /**
          * @description Machine-readable error category.
          * @enum {string}
          */
-        GraphQLErrorCode: "BAD_USER_INPUT" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "GRAPHQL_PARSE_FAILED" | "GRAPHQL_VALIDATION_FAILED" | "TEMPORARILY_UNAVAILABLE" | "INTERNAL_SERVER_ERROR";
+        GraphQLErrorCode: "BAD_USER_INPUT" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "GRAPHQL_PARSE_FAILED" | "GRAPHQL_VALIDATION_FAILED" | "PERSISTED_QUERY_NOT_FOUND" | "PERSISTED_QUERY_REQUIRED" | "TEMPORARILY_UNAVAILABLE" | "INTERNAL_SERVER_ERROR";
         GraphQLErrorLocation: {
             line: number;
             column: number;
@@ -1871,8 +1910,10 @@ export interface operations {
             };
             /**
              * @description The HTTP request is not a GraphQL request (malformed JSON, no `query`, variables that are
-             *     not an object), or, with `application/graphql-response+json`, the document does not parse
-             *     or validate.
+             *     not an object, a malformed `documentId` or `extensions.persistedQuery`, a `query` whose
+             *     SHA-256 is not its `sha256Hash`), or, with `application/graphql-response+json`, the
+             *     document does not parse or validate, or is not persisted (`PERSISTED_QUERY_NOT_FOUND`,
+             *     `PERSISTED_QUERY_REQUIRED`).
              */
             400: {
                 headers: {

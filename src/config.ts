@@ -93,6 +93,32 @@ const graphqlLimitVariables = {
 };
 
 // ---------------------------------------------------------------------------------------------
+// Persisted GraphQL documents (DESIGN §9, src/graphql/persisted/).
+// ---------------------------------------------------------------------------------------------
+
+export interface PersistedDocumentSettings {
+  /** Only persisted documents run: a request with a document's text is refused. */
+  only: boolean;
+  /**
+   * Documents the database keeps, each at most BODY_LIMIT_BYTES: automatic ones (APQ) are
+   * evicted oldest first to make room, registered ones never.
+   */
+  maxDocuments: number;
+}
+
+export const DEFAULT_PERSISTED_DOCUMENTS_MAX = 5000;
+
+const persistedDocumentVariables = {
+  GRAPHQL_PERSISTED_ONLY: z
+    .enum(['on', 'off'])
+    .default('off')
+    .transform((value) => value === 'on'),
+  GRAPHQL_PERSISTED_DOCUMENTS_MAX: positiveInt
+    .max(1_000_000)
+    .default(DEFAULT_PERSISTED_DOCUMENTS_MAX),
+};
+
+// ---------------------------------------------------------------------------------------------
 // Time-driven interview transitions (DESIGN §5). Reads settle them by the clock at once; the
 // sweeper stores them every SWEEP_INTERVAL_MS.
 // ---------------------------------------------------------------------------------------------
@@ -389,6 +415,7 @@ const environmentSchema = z.object({
   RATE_LIMIT_TOKEN_WINDOW_SECONDS: positiveInt.default(60),
   TOKEN_VERIFICATION_CACHE_MS: z.coerce.number().int().min(0).max(10_000).default(2000),
   ...graphqlLimitVariables,
+  ...persistedDocumentVariables,
   ...sweeperVariables,
   ...consoleVariables,
   ...signingKeyVariables,
@@ -456,6 +483,8 @@ export interface Config {
   tokenVerificationCacheMs: number;
   /** Abuse limits and document cache of the GraphQL gateway. */
   graphql: GraphQLLimits;
+  /** Documents GraphQL requests may name by hash, and whether only those run. */
+  persistedDocuments: PersistedDocumentSettings;
   /** Whether anyone may create an account on the partner console's sign-up page. */
   consoleSignUp: ConsoleSignUp;
   /**
@@ -604,6 +633,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       compiledQueries: e.GRAPHQL_COMPILED_QUERIES,
       compileAfterExecutions: e.GRAPHQL_COMPILE_AFTER_EXECUTIONS,
       compiledQueriesMax: e.GRAPHQL_COMPILED_QUERIES_MAX,
+    },
+    persistedDocuments: {
+      only: e.GRAPHQL_PERSISTED_ONLY,
+      maxDocuments: e.GRAPHQL_PERSISTED_DOCUMENTS_MAX,
     },
     consoleSignUp: e.CONSOLE_SIGN_UP,
     cliSandboxTokens: e.CLI_SANDBOX_TOKENS,

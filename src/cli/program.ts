@@ -10,6 +10,7 @@ import type { CliIo } from './output.js';
 import { printResult } from './output.js';
 import type { CliServices } from './services.js';
 import { addAppApiCommands } from './app-api-commands.js';
+import { addGraphQLCommands } from './graphql-commands.js';
 import { addWebhookCommands } from './webhook-commands.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -232,6 +233,7 @@ export function buildProgram(io: CliIo, resolveServices: () => Promise<CliServic
     });
 
   addWebhookCommands(program, services, print);
+  addGraphQLCommands(program, services, print);
 
   const interviews = program.command('interviews').description('virtual interview events');
   interviews

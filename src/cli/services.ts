@@ -3,7 +3,13 @@ import type { ApiAccessService } from '../accounts/api-access-service.js';
 import { API_CATALOGUE } from '../apis.js';
 import type { AppService } from '../accounts/app-service.js';
 import { composeAccounts } from '../accounts/compose.js';
+import { graphqlApis } from '../apis.js';
 import type { AuditLog } from '../audit/audit-log.js';
+import { composeApis } from '../graphql/api-registry.js';
+import {
+  composeDocumentRegistration,
+  type DocumentRegistration,
+} from '../graphql/persisted/compose.js';
 import { composeInterviews } from '../interviews/compose.js';
 import type { SweepCounts } from '../interviews/lifecycle/sweeper.js';
 import type { RecordedDeployment } from '../deployment/deployment-settings.js';
@@ -44,6 +50,8 @@ export interface CliServices {
     /** The app's id; NotFoundError when no app has this client id. */
     appIdOf(clientId: string): Promise<string>;
   };
+  /** `graphql persist`: documents registered ahead of time, validated against the schema. */
+  graphqlDocuments: DocumentRegistration;
   /** Which database and issuer this run uses (`npm run cli` says so; tests composing it need not). */
   context?: CliContext;
 }
@@ -99,6 +107,10 @@ export function createCliServices(
         return app.id;
       },
     },
+    graphqlDocuments: composeDocumentRegistration(
+      shared,
+      () => composeApis(graphqlApis({ interviews, webhooks })).schema,
+    ),
     context: options.context,
   };
 }

@@ -390,3 +390,14 @@ export interface WebhookAttemptRow {
   response_excerpt: string | null;
   error: string | null;
 }
+
+/** Where a persisted GraphQL document came from: `cli graphql persist`, or a client's APQ. */
+export type PersistedDocumentSource = 'registered' | 'automatic';
+
+export interface PersistedDocumentRow {
+  /** Lower-case hexadecimal SHA-256 of `document` (UTF-8). */
+  hash: string;
+  document: string;
+  source: PersistedDocumentSource;
+  registered_at: EpochMs;
+}

@@ -6,6 +6,7 @@ import type { AppAccessFacts } from './access/app-access-facts.js';
 import type { GraphQLApi } from './api.js';
 import { composeApis } from './api-registry.js';
 import { graphqlGateway, type BearerAuthenticator } from './gateway.js';
+import { composePersistedDocuments } from './persisted/compose.js';
 import { schemaDownloadRouter } from './schema-download.js';
 
 /** The GraphQL gateway at /graphql on API_URL, and its merged SDL at /schema.graphql. */
@@ -33,6 +34,8 @@ export function composeGraphQL(
     authenticate: deps.authenticate,
     createContext,
     listItems,
+    persisted: composePersistedDocuments(shared),
+    persistedOnly: config.persistedDocuments.only,
     limits: config.graphql,
     bodyLimitBytes: config.bodyLimitBytes,
     logger,

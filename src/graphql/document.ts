@@ -36,15 +36,25 @@ export function documentCacheStats(): { hits: number; misses: number } {
   return { ...stats };
 }
 
+/** A cached outcome, the length of the text it came from, and how it is keyed. */
+interface Entry {
+  prepared: PreparedDocument;
+  characters: number;
+  /** Keyed by a persisted document's hash rather than by query text. */
+  byHash: boolean;
+}
+
 /**
  * Parses and validates queries (graphql's specified rules plus the depth and alias limits) and
- * remembers the outcome, success or failure, by query text in a least-recently-used cache.
- * Validation dominates the cost of small requests, and the outcome depends only on the text.
+ * remembers the outcome, success or failure, in a least-recently-used cache: by query text, or
+ * for a persisted document by its hash (src/graphql/persisted/), so that a request naming it
+ * needs neither its text nor any work. Validation dominates the cost of small requests, and
+ * the outcome depends only on the text.
  */
 export class DocumentCache {
   // A Map iterates in insertion order, so re-inserting an entry on use keeps the least recently
   // used one first.
-  private readonly entries = new Map<string, PreparedDocument>();
+  private readonly entries = new Map<string, Entry>();
   private cachedCharacters = 0;
   private readonly maxCharacters: number;
   private readonly rules: readonly ValidationRule[];
@@ -63,32 +73,56 @@ export class DocumentCache {
   }
 
   prepare(query: string): PreparedDocument {
-    const cached = this.entries.get(query);
-    if (cached) {
-      stats.hits += 1;
-      this.entries.delete(query);
-      this.entries.set(query, cached);
-      return cached;
-    }
+    return this.cached(query, false) ?? this.prepareAndRemember(query, query, false);
+  }
+
+  /** A persisted document's outcome, cached by its hash (a text is one key, a hash another). */
+  preparePersisted(hash: string, query: string): PreparedDocument {
+    return this.cached(hash, true) ?? this.prepareAndRemember(hash, query, true);
+  }
+
+  /** The outcome cached for the persisted document with this hash, if any. */
+  cachedPersisted(hash: string): PreparedDocument | undefined {
+    return this.cached(hash, true);
+  }
+
+  private cached(key: string, byHash: boolean): PreparedDocument | undefined {
+    const entry = this.entries.get(key);
+    // A query text may spell a hash: it never stands for the persisted document.
+    if (entry?.byHash !== byHash) return undefined;
+    stats.hits += 1;
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    return entry.prepared;
+  }
+
+  private prepareAndRemember(key: string, query: string, byHash: boolean): PreparedDocument {
     stats.misses += 1;
     const prepared = prepareDocument(this.schema, query, this.limits.maxTokens, this.rules);
-    this.remember(query, prepared);
+    this.remember(key, { prepared, characters: query.length, byHash });
     return prepared;
   }
 
-  private remember(query: string, prepared: PreparedDocument): void {
-    if (query.length > this.maxCharacters) return;
-    this.entries.set(query, prepared);
-    this.cachedCharacters += query.length;
+  private remember(key: string, entry: Entry): void {
+    if (entry.characters > this.maxCharacters) return;
+    this.forget(key);
+    this.entries.set(key, entry);
+    this.cachedCharacters += entry.characters;
     while (
       this.entries.size > this.limits.documentCacheSize ||
       this.cachedCharacters > this.maxCharacters
     ) {
       const [oldest] = this.entries.keys();
       if (oldest === undefined) break;
-      this.entries.delete(oldest);
-      this.cachedCharacters -= oldest.length;
+      this.forget(oldest);
     }
+  }
+
+  private forget(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.cachedCharacters -= entry.characters;
   }
 }
 

@@ -2,8 +2,9 @@ import { GraphQLError } from 'graphql';
 import { DomainError, NotFoundError, TemporarilyUnavailable } from '../errors.js';
 
 /**
- * The `extensions.code` values this gateway emits (DESIGN §4), and `TEMPORARILY_UNAVAILABLE` for
- * a database too busy for now, answered with HTTP 503 and `Retry-After` (nothing was written).
+ * The `extensions.code` values this gateway emits (DESIGN §4), `TEMPORARILY_UNAVAILABLE` for
+ * a database too busy for now, answered with HTTP 503 and `Retry-After` (nothing was written),
+ * and the refusals of persisted documents (src/graphql/persisted/).
  */
 export type ErrorCode =
   | 'TEMPORARILY_UNAVAILABLE'
@@ -13,6 +14,8 @@ export type ErrorCode =
   | 'NOT_FOUND'
   | 'GRAPHQL_PARSE_FAILED'
   | 'GRAPHQL_VALIDATION_FAILED'
+  | 'PERSISTED_QUERY_NOT_FOUND'
+  | 'PERSISTED_QUERY_REQUIRED'
   | 'INTERNAL_SERVER_ERROR';
 
 /**

@@ -47,6 +47,9 @@ import {
 import { AnswerBudget, countAnswers } from './limits/answer-size.js';
 import { CostLimit } from './limits/cost-limit.js';
 import type { ListItemsByField } from './limits/cost-model.js';
+import type { PersistedDocuments } from './persisted/persisted-documents.js';
+import { readRequestedDocument, type RequestedDocument } from './persisted/persisted-request.js';
+import { RequestedDocuments } from './persisted/requested-documents.js';
 
 /**
  * Resolves a bearer token to its principal; else why it is refused (the verifier says), or null
@@ -65,6 +68,15 @@ export interface GatewayOptions<Context extends GatewayContext> {
   limits: GraphQLLimits;
   /** How many items the APIs' lists hold, for the cost limit (limits/cost-model.ts). */
   listItems: ListItemsByField;
+  /** Documents requests may name by hash (src/graphql/persisted/). */
+  persisted: PersistedDocuments;
+  /** Only persisted documents run: a document's text is refused (PERSISTED_QUERY_REQUIRED). */
+  persistedOnly: boolean;
+}
+
+/** graphql-http's request parameters, with the document they name read already. */
+interface GatewayRequestParams extends RequestParams {
+  requested: RequestedDocument;
 }
 
 const BEARER = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i;
@@ -79,8 +91,9 @@ interface AuthenticatedRequest extends PlainRequest {
 
 /**
  * `POST /graphql`: bearer authentication first (so an unauthenticated caller never reaches the
- * parser), then a size-limited JSON body, then graphql-http over the schema. Documents come from
- * a cache of parsed and validated queries; the cost limit, which depends on the variables, is
+ * parser), then a size-limited JSON body, then graphql-http over the schema. Documents, sent as
+ * text or named by the hash of a persisted one, come from a cache of parsed and validated
+ * documents (src/graphql/persisted/); the cost limit, which depends on the variables, is
  * checked for every request that has any. A query sent repeatedly runs as compiled by graphql-jit,
  * to the answer graphql-js gives (src/graphql/compiled-execution.ts).
  */
@@ -96,7 +109,12 @@ export function graphqlGateway<Context extends GatewayContext>(
 ): { router: Router; endpoint: PostEndpoint } {
   const { limits } = options;
   const schema = countAnswers(options.schema, (context) => (context as GatewayContext).answer);
-  const documents = new DocumentCache(schema, limits);
+  const documents = new RequestedDocuments(
+    new DocumentCache(schema, limits),
+    options.persisted,
+    options.persistedOnly,
+    options.logger,
+  );
   const costs = new CostLimit(schema, limits.maxCost, options.listItems);
   const formatError = countingGraphQLErrors(formatGraphQLError);
   const answerLimits = { maxNodes: limits.maxResponseNodes, maxBytes: limits.maxResponseBytes };
@@ -109,8 +127,8 @@ export function graphqlGateway<Context extends GatewayContext>(
     ...(compiled && { execute: compiled.execute }),
     parseRequestParams: (req) => readRequestParams(req.raw.body),
     // Returning arguments here replaces graphql-http's own parse and validate steps.
-    onSubscribe: (req, params) => {
-      const prepared = documents.prepare(params.query);
+    onSubscribe: async (req, params) => {
+      const prepared = await documents.prepare((params as GatewayRequestParams).requested);
       if ('errors' in prepared) return prepared.errors;
       const operation = selectOperation(prepared.document, params.operationName);
       if (operation instanceof GraphQLError) return [operation];
@@ -269,13 +287,11 @@ function requireJsonBody(req: PlainRequest, res: ServerResponse, next: PlainNext
  * here with a 400 in GraphQL's error shape; graphql-http would throw plain errors instead, which
  * the error formatter masks as internal errors.
  */
-function readRequestParams(body: unknown): RequestParams | GraphQLHttpResponse {
+function readRequestParams(body: unknown): GatewayRequestParams | GraphQLHttpResponse {
   if (!isJsonObject(body)) {
     return requestError('The request body must be a JSON object with a "query" string');
   }
-  const { query, variables, operationName, extensions } = body;
-  if (query === undefined || query === null) return requestError('Missing query');
-  if (typeof query !== 'string') return requestError('"query" must be a string');
+  const { variables, operationName, extensions } = body;
   if (variables != null && !isJsonObject(variables)) {
     return requestError('"variables" must be a JSON object or null');
   }
@@ -285,7 +301,11 @@ function readRequestParams(body: unknown): RequestParams | GraphQLHttpResponse {
   if (extensions != null && !isJsonObject(extensions)) {
     return requestError('"extensions" must be a JSON object or null');
   }
-  return { query, variables, operationName, extensions };
+  const requested = readRequestedDocument({ ...body, extensions });
+  if ('problem' in requested) return requestError(requested.problem);
+  // graphql-http reads `query` only when onSubscribe leaves parsing to it, which it never does.
+  const query = requested.kind === 'text' ? requested.query : '';
+  return { query, variables, operationName, extensions, requested };
 }
 
 function isJsonObject(value: unknown): value is Record<string, unknown> {

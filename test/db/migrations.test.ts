@@ -40,6 +40,7 @@ const TABLES = [
   'webhook_deliveries',
   'webhook_attempts',
   'app_api_access',
+  'persisted_documents',
 ];
 
 async function existingTables(db: Database): Promise<string[]> {
@@ -77,6 +78,7 @@ describeEachDialect(
         '0019_partial_token_indexes',
         '0020_webhooks',
         '0021_app_api_access',
+        '0023_persisted_documents',
       ]);
       assert.deepEqual(await existingTables(db), TABLES);
       assert.deepEqual(await pendingMigrations(db), []);
@@ -84,6 +86,7 @@ describeEachDialect(
 
       const reverted = await rollbackAll(db);
       assert.deepEqual(reverted, [
+        '0023_persisted_documents',
         '0021_app_api_access',
         '0020_webhooks',
         '0019_partial_token_indexes',

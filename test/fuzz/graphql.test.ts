@@ -7,6 +7,7 @@
  * the service is ready and still issues tokens and writes events.
  */
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describeEachDeployment } from '../support/deployments.js';
 import { assertResponseMatches } from '../support/openapi-contract.js';
@@ -34,6 +35,7 @@ const CLIENT_ERROR_CODES = new Set([
   'NOT_FOUND',
   'GRAPHQL_PARSE_FAILED',
   'GRAPHQL_VALIDATION_FAILED',
+  'PERSISTED_QUERY_NOT_FOUND',
 ]);
 
 const DOCUMENTS = {
@@ -476,6 +478,56 @@ describeEachDeployment('fuzz: GraphQL gateway', (database, deployment) => {
       send,
       verify,
     );
+  });
+
+  it('persisted documents: hashes, documentIds and registrations, never 5xx', async function () {
+    this.timeout(0);
+    const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+    const known = DOCUMENTS.virtualInterviewEvents;
+    await post({
+      query: known,
+      extensions: { persistedQuery: { version: 1, sha256Hash: sha256(known) } },
+    });
+    const texts = [known, DOCUMENTS.findVirtualInterviewEvents, '{ __typename }', '{ nope }', '{'];
+    const hash = aroundString(
+      ...texts.map(sha256),
+      sha256(known).toUpperCase(),
+      sha256('never registered'),
+      'a'.repeat(64),
+      'a'.repeat(65),
+    );
+    const persistedQuery = around(
+      fc.record(
+        { version: around(fc.constantFrom(1, 2, 0, '1')), sha256Hash: around(hash) },
+        { requiredKeys: [] },
+      ),
+    );
+    const body = fc.record(
+      {
+        query: around(aroundString(...texts)),
+        documentId: around(
+          fc.oneof(
+            hash,
+            hash.map((value) => `sha256:${value}`),
+          ),
+        ),
+        extensions: around(fc.record({ persistedQuery }, { requiredKeys: [] })),
+        variables: around(fc.constant({ input: { ids: [eventIds[0]] } })),
+      },
+      { requiredKeys: [] },
+    );
+    // Well-formed ones too, so that lookups, registrations and runs by hash happen.
+    const wellFormed = fc.constantFrom(...texts).chain((text) => {
+      const apq = { persistedQuery: { version: 1, sha256Hash: sha256(text) } };
+      const variables = { input: { ids: [eventIds[0]] } };
+      return fc.constantFrom(
+        { extensions: apq, variables },
+        { query: text, extensions: apq, variables },
+        { documentId: `sha256:${sha256(text)}`, variables },
+      );
+    });
+    const bodies = fc.oneof({ weight: 2, arbitrary: body }, { weight: 1, arbitrary: wellFormed });
+    await fuzz(tally, 'persisted documents', envelope(bodies), send, verify);
   });
 
   it('leaves the service ready, issuing tokens and writing events', async () => {
