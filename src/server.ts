@@ -7,6 +7,7 @@ import { createRequestListener } from './app.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { composeConsole } from './console/compose.js';
+import { composeCostBudgets } from './cost-budgets/compose.js';
 import { composeDeployment } from './deployment/compose.js';
 import { CONSOLE_PATHS, emailLinkUrls } from './console/paths.js';
 import {
@@ -114,9 +115,11 @@ function composeCapabilities(options: StartOptions) {
     mail,
     webhooks,
   });
+  const costBudgets = composeCostBudgets(shared);
   const graphql = composeGraphQL(shared, {
     apis: graphqlApis({ interviews, webhooks }),
     authenticate: options.authenticate ?? ((token) => oauth.verifier.authenticate(token)),
+    ...(costBudgets.admission && { budgets: costBudgets.admission }),
   });
   const closeMail = async () => {
     // Mails asked for before shutdown are still sent.
@@ -136,6 +139,7 @@ function composeCapabilities(options: StartOptions) {
     partnerConsole,
     graphql,
     webhooks,
+    costBudgets,
     closeMail,
     /** The home page's links: the development outbox only where there is one. */
     homeLinks: {
@@ -202,6 +206,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
     partnerConsole,
     graphql,
     webhooks,
+    costBudgets,
     closeMail,
     homeLinks,
   } = capabilities;
@@ -285,6 +290,8 @@ export async function startService(options: StartOptions): Promise<RunningServic
       await roomClosed;
       await bus.close();
       await closeMail();
+      // What this process leased and did not admit goes back to its clients' budgets.
+      await costBudgets.close();
       // A handler whose client hung up may still be running its queries: let them finish.
       if (!(await waitForIdlePool(db, config.shutdownTimeoutMs))) {
         logger.warn('shutdown timeout reached: closing the database pool with queries in flight');

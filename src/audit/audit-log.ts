@@ -26,6 +26,8 @@ export type AuditEventType =
   | 'app.secret_rotated'
   | 'app.secret_revealed'
   | 'app.deleted'
+  /** The app's own GraphQL cost budget set, changed or removed (src/cost-budgets/). */
+  | 'app.cost_budget_changed'
   | 'email.verification_sent'
   | 'email.verified'
   | 'password_reset.requested'

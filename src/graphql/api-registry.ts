@@ -1,6 +1,6 @@
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { GraphQLScalarType, Kind, parse, type DefinitionNode, type GraphQLSchema } from 'graphql';
-import type { GraphQLApi, ListItems } from './api.js';
+import type { GraphQLApi } from './api.js';
 import { commonResolvers } from './common-resolvers.js';
 import type { ContextFactory, GatewayContext } from './context.js';
 import {
@@ -14,8 +14,6 @@ import {
 /** The registered APIs put together: what the gateway serves. */
 export interface ComposedApis {
   schema: GraphQLSchema;
-  /** Items in the lists of every API's list fields, by schema coordinate. */
-  listItems: ReadonlyMap<string, ListItems>;
   /** The gateway's context of one request with every API's part added. */
   createContext: ContextFactory;
 }
@@ -43,10 +41,9 @@ export function composeApis(apis: readonly GraphQLApi[]): ComposedApis {
     typeDefs: loadTypeDefs([COMMON_SDL_MODULE, ...apis.map(({ name }) => name)]),
     resolvers,
   });
-  const listItems = new Map(apis.flatMap((api) => [...(api.listItems ?? [])]));
   const createContext: ContextFactory = (request: GatewayContext) =>
     Object.assign({}, request, ...apis.map((api) => api.createContext(request)));
-  return { schema, listItems, createContext };
+  return { schema, createContext };
 }
 
 /**

@@ -3,6 +3,7 @@ import type { PostEndpoint } from '../http/endpoint.js';
 import type { SharedDependencies } from '../shared-dependencies.js';
 import type { GraphQLApi } from './api.js';
 import { composeApis } from './api-registry.js';
+import type { CostAdmission } from './budget/cost-budget.js';
 import { graphqlGateway, type BearerAuthenticator } from './gateway.js';
 import { schemaDownloadRouter } from './schema-download.js';
 
@@ -20,15 +21,17 @@ export function composeGraphQL(
     apis: readonly GraphQLApi[];
     /** Verifies bearer tokens: the authorization server's verifier, or a test's stand-in. */
     authenticate: BearerAuthenticator;
+    /** The rolling cost budget per client (src/cost-budgets/); none when budgets are off. */
+    budgets?: CostAdmission;
   },
 ): GraphQL {
   const { config, logger } = shared;
-  const { schema, listItems, createContext } = composeApis(deps.apis);
+  const { schema, createContext } = composeApis(deps.apis);
   const gateway = graphqlGateway({
     schema,
     authenticate: deps.authenticate,
     createContext,
-    listItems,
+    ...(deps.budgets && { budgets: deps.budgets }),
     limits: config.graphql,
     bodyLimitBytes: config.bodyLimitBytes,
     logger,

@@ -13,7 +13,9 @@ export type ErrorCode =
   | 'NOT_FOUND'
   | 'GRAPHQL_PARSE_FAILED'
   | 'GRAPHQL_VALIDATION_FAILED'
-  | 'INTERNAL_SERVER_ERROR';
+  | 'INTERNAL_SERVER_ERROR'
+  /** Over the client's cost budget (src/graphql/budget/): HTTP 429 with Retry-After. */
+  | 'RATE_LIMITED';
 
 /**
  * A complete response body for an error raised before execution starts. A rejected token gets

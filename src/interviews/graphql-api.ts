@@ -1,7 +1,6 @@
 import type { GraphQLApi } from '../graphql/api.js';
 import type { Interviews } from './compose.js';
 import type { InterviewContextPart, InterviewServices } from './context.js';
-import { INTERVIEW_LIST_ITEMS } from './list-items.js';
 import { interviewResolvers } from './resolvers/index.js';
 
 /** The Interview API behind the gateway: schema/interview.graphql and its resolvers. */
@@ -12,7 +11,6 @@ export function interviewApi(
   return {
     name: 'interview',
     resolvers: interviewResolvers,
-    listItems: INTERVIEW_LIST_ITEMS,
     createContext: () => ({
       loaders: interviews.createLoaders(),
       interviews: services,

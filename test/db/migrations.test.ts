@@ -39,6 +39,9 @@ const TABLES = [
   'webhook_endpoints',
   'webhook_deliveries',
   'webhook_attempts',
+  'app_cost_budgets',
+  'cost_budget_clients',
+  'cost_budget_leases',
 ];
 
 async function existingTables(db: Database): Promise<string[]> {
@@ -75,6 +78,7 @@ describeEachDialect(
         '0018_deployment_settings',
         '0019_partial_token_indexes',
         '0020_webhooks',
+        '0022_cost_budgets',
       ]);
       assert.deepEqual(await existingTables(db), TABLES);
       assert.deepEqual(await pendingMigrations(db), []);
@@ -82,6 +86,7 @@ describeEachDialect(
 
       const reverted = await rollbackAll(db);
       assert.deepEqual(reverted, [
+        '0022_cost_budgets',
         '0020_webhooks',
         '0019_partial_token_indexes',
         '0018_deployment_settings',

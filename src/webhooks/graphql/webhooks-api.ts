@@ -2,7 +2,6 @@ import type { GraphQLApi } from '../../graphql/api.js';
 import type { Webhooks } from '../compose.js';
 import { WEBHOOKS_API } from './caller.js';
 import type { WebhookManagement, WebhooksContextPart } from './context.js';
-import { WEBHOOK_LIST_ITEMS } from './list-items.js';
 import { webhookResolvers } from './resolvers/index.js';
 
 /**
@@ -19,7 +18,6 @@ export function webhooksApi(
   return {
     name: WEBHOOKS_API,
     resolvers: webhookResolvers,
-    listItems: WEBHOOK_LIST_ITEMS,
     createContext: () => ({ webhooks: services }),
   };
 }
