@@ -69,7 +69,11 @@ export class BudgetSettings {
           actorUserId: origin.actorUserId ?? null,
           ip: origin.ip ?? null,
           requestId: origin.requestId ?? null,
-          details: { units, previous: previous ?? null, windowSeconds: this.settings.windowMs / 1000 },
+          details: {
+            units,
+            previous: previous ?? null,
+            windowSeconds: this.settings.windowMs / 1000,
+          },
         },
         tx,
       );

@@ -179,15 +179,18 @@ function counted(
 ): unknown {
   const keyBytes = String(info.path.key).length + 4;
   const nodes = nodesIn(value, shape);
-  const cost = shape.composite && shape.weight === 1 ? nodes : itemsIn(value, shape) * shape.weight;
+  const cost = shape.weight === 0 ? 0 : itemsIn(value, shape) * shape.weight;
   if (budget.spend(nodes, keyBytes + bytesOf(value, shape), cost)) return value;
   return cut === KEEP ? value : cut === CUT_LIST ? [] : null;
 }
 
-/** Values (or items) a resolved value holds. */
+/** Values a resolved value holds: a list's items that are not null, else 1 unless null. */
 function itemsIn(value: unknown, { list }: Shape): number {
   if (value === null || value === undefined) return 0;
-  return list && Array.isArray(value) ? value.length : 1;
+  if (!list || !Array.isArray(value)) return 1;
+  let items = 0;
+  for (const item of value as unknown[]) if (item !== null && item !== undefined) items += 1;
+  return items;
 }
 
 /** Objects a resolved value adds (those selected inside it are counted by their own fields). */

@@ -147,7 +147,9 @@ function readListSize(
     const sized =
       isObjectType(returned) || isInterfaceType(returned) ? returned.getFields()[name] : undefined;
     if (!sized || !isListType(getNullableType(sized.type))) {
-      problems.push(`${coordinate}: @listSize sized field "${name}" is no list of ${returned.name}`);
+      problems.push(
+        `${coordinate}: @listSize sized field "${name}" is no list of ${returned.name}`,
+      );
     }
   }
   if (!sizedFields.length && !isListType(getNullableType(field.type))) {

@@ -81,9 +81,7 @@ export function compileOperationCost(
     if (isObjectType(namedType)) return selectionCost(namedType, selectionSets, sized);
     if (!isAbstractType(namedType)) return 0;
     return maximum(
-      schema
-        .getPossibleTypes(namedType)
-        .map((type) => selectionCost(type, selectionSets, sized)),
+      schema.getPossibleTypes(namedType).map((type) => selectionCost(type, selectionSets, sized)),
     );
   }
 
