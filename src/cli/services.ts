@@ -15,6 +15,8 @@ import { NotFoundError } from '../errors.js';
 import type { SharedDependencies } from '../shared-dependencies.js';
 import type { WebhookEndpointService } from '../webhooks/endpoint-service.js';
 import { composeWebhooks } from '../webhooks/compose.js';
+import { composeCostBudgets } from '../cost-budgets/compose.js';
+import type { BudgetSettings } from '../cost-budgets/budget-settings.js';
 import { composeMail } from '../mail/compose.js';
 import type { CliContext } from './context.js';
 import type { ServiceUrls } from './demo.js';
@@ -40,6 +42,8 @@ export interface CliServices {
     /** The app's id; NotFoundError when no app has this client id. */
     appIdOf(clientId: string): Promise<string>;
   };
+  /** `app budget`: each app's own GraphQL cost budget (audited). */
+  budgets: BudgetSettings;
   /** Which database and issuer this run uses (`npm run cli` says so; tests composing it need not). */
   context?: CliContext;
 }
@@ -94,6 +98,7 @@ export function createCliServices(
         return app.id;
       },
     },
+    budgets: composeCostBudgets(shared).settings,
     context: options.context,
   };
 }
