@@ -107,6 +107,7 @@ function composeCapabilities(options: StartOptions) {
   const interviews = composeInterviews(shared, { accounts, recordings, outbox });
   const lobby = composeLobby(shared, { interviews, sessions, recordings });
   const room = composeRoom(shared, { interviews, lobby, recordings, bus, outbox });
+  const costBudgets = composeCostBudgets(shared);
   const partnerConsole = composeConsole(shared, {
     accounts,
     sessions,
@@ -114,8 +115,8 @@ function composeCapabilities(options: StartOptions) {
     accountEmails,
     mail,
     webhooks,
+    costBudgets,
   });
-  const costBudgets = composeCostBudgets(shared);
   const graphql = composeGraphQL(shared, {
     apis: graphqlApis({ interviews, webhooks }),
     authenticate: options.authenticate ?? ((token) => oauth.verifier.authenticate(token)),

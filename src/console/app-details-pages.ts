@@ -58,6 +58,7 @@ const EVENT_WORDS: Record<string, string> = {
   'app.secret_rotated': 'Client secret rotated',
   'app.secret_revealed': 'Client secret revealed on the console',
   'app.deleted': 'App deleted',
+  'app.cost_budget_changed': 'API budget changed',
   'webhook.endpoint_created': 'Webhook endpoint added',
   'webhook.endpoint_updated': 'Webhook endpoint changed',
   'webhook.endpoint_enabled': 'Webhook endpoint enabled',

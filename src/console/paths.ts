@@ -50,6 +50,7 @@ export const CONSOLE_PATHS = {
     activity: `${APP}/activity`,
     delete: `${APP}/delete`,
     webhooks: `${APP}/webhooks`,
+    budget: `${APP}/budget`,
     webhook: `${APP}/webhooks/:endpointId`,
     webhookRotate: `${APP}/webhooks/:endpointId/rotate`,
     webhookTest: `${APP}/webhooks/:endpointId/test`,
@@ -97,6 +98,7 @@ export function appPaths(clientId: string) {
     activity: `${base}/activity`,
     delete: `${base}/delete`,
     webhooks: `${base}/webhooks`,
+    budget: `${base}/budget`,
     webhook: (endpointId: string) =>
       webhookPaths(`${base}/webhooks/${encodeURIComponent(endpointId)}`),
   };

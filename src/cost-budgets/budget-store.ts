@@ -32,6 +32,9 @@ export interface LeaseRequest {
   settle?: { leaseId: number; used: number };
 }
 
+/** The most of a budget one lease takes beyond its first request: a quarter. */
+const LEASE_SHARE = 4;
+
 const LEASES = 'cost_budget_leases';
 const CLIENTS = 'cost_budget_clients';
 const BUDGETS = 'app_cost_budgets';
@@ -65,7 +68,10 @@ export class BudgetStore extends Store {
     const charges = rows.map((row) => ({ at: Number(row.granted_at), amount: row.amount }));
     const used = charges.reduce((sum, charge) => sum + charge.amount, 0);
     const available = budget - used;
-    const granted = available >= need && need <= budget ? Math.min(available, want) : 0;
+    // No process reserves more than a share of the budget beyond what it needs now, so that the
+    // others sharing the client still get leases while its own is running.
+    const share = Math.max(need, Math.min(want, Math.floor(budget / LEASE_SHARE)));
+    const granted = available >= need && need <= budget ? Math.min(available, share) : 0;
     let leaseId: number | undefined;
     if (granted > 0) {
       const inserted: Array<{ id: number | string }> = await this.db(LEASES)

@@ -160,6 +160,25 @@ describeEachDialect(
       assert.equal(missingCost.actualQueryCost, 2);
     });
 
+    it("applies an app's own budget in every service from their next lease", async () => {
+      const appId = principals.get('other')!.appId;
+      await database().db('app_cost_budgets').insert({ app_id: appId, units: 30, updated_at: 0 });
+      try {
+        // Past what the client spent so far, and past the services' leases.
+        clock.advance(61_000);
+        for (const service of [0, 1]) {
+          const answer = await byIds(service, 'other', 4);
+          assert.equal(answer.status, 200);
+          assert.equal(answer.headers.get('ratelimit-limit'), '30');
+        }
+        const tooCostly = await byIds(0, 'other', 30);
+        assert.equal(tooCostly.body.errors?.[0]?.extensions.code, 'BAD_USER_INPUT');
+      } finally {
+        await database().db('app_cost_budgets').where({ app_id: appId }).delete();
+        clock.advance(61_000);
+      }
+    });
+
     it('refuses an operation that costs more than the whole budget as bad input, not 429', async () => {
       const response = await byIds(0, 'other', BUDGET);
       assert.equal(response.status, 200);

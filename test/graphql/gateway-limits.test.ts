@@ -476,7 +476,10 @@ describe('GraphQL limit settings', () => {
     assert.equal(cost(byIds, { ids: ['a', 'b', 'c'] }), 1 + 3);
     // Priced as asked (the resolver refuses more than 100 ids when it runs).
     assert.equal(cost(byIds, { ids: Array.from({ length: 500 }, String) }), 1 + 500);
-    assert.equal(cost('{ virtualInterviewEvents(input: { ids: ["a", "b"] }) { events { id } } }'), 3);
+    assert.equal(
+      cost('{ virtualInterviewEvents(input: { ids: ["a", "b"] }) { events { id } } }'),
+      3,
+    );
 
     const page = `query($first: Int) { findVirtualInterviewEvents(first: $first, input: {}) {
       totalCount pageInfo { hasNextPage } events { title interviewersConnection { interviewers { email } } }
