@@ -1618,6 +1618,21 @@ export type ResolversParentTypes = {
   WebhookEndpointsConnection: Omit<WebhookEndpointsConnection, 'edges'> & { edges: Array<ResolversParentTypes['WebhookEndpointEdge']> };
 };
 
+export type CostDirectiveArgs = {
+  weight: Scalars['String']['input'];
+};
+
+export type CostDirectiveResolver<Result, Parent, ContextType = GatewayContext, Args = CostDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
+
+export type ListSizeDirectiveArgs = {
+  assumedSize?: Maybe<Scalars['Int']['input']>;
+  requireOneSlicingArgument?: Maybe<Scalars['Boolean']['input']>;
+  sizedFields?: Maybe<Array<Scalars['String']['input']>>;
+  slicingArguments?: Maybe<Array<Scalars['String']['input']>>;
+};
+
+export type ListSizeDirectiveResolver<Result, Parent, ContextType = GatewayContext, Args = ListSizeDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
+
 export type CancelVirtualInterviewEventPayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CancelVirtualInterviewEventPayload'] = ResolversParentTypes['CancelVirtualInterviewEventPayload']> = {
   event: Resolver<ResolversTypes['VirtualInterviewEvent'], ParentType, ContextType>;
 };
@@ -1968,3 +1983,7 @@ export type Resolvers<ContextType = GatewayContext> = {
   WebhookEndpointsConnection: WebhookEndpointsConnectionResolvers<ContextType>;
 };
 
+export type DirectiveResolvers<ContextType = GatewayContext> = {
+  cost: CostDirectiveResolver<any, any, ContextType>;
+  listSize: ListSizeDirectiveResolver<any, any, ContextType>;
+};

@@ -332,6 +332,11 @@ export interface paths {
          *     A body that is not what its `Content-Encoding` says (gzip, deflate, br) is answered `400` with
          *     `GRAPHQL_PARSE_FAILED`; another `Content-Encoding` `415`. A database that stays too busy is
          *     answered `503` with `TEMPORARILY_UNAVAILABLE` and `Retry-After`.
+         *
+         *     Each operation has a cost, declared in the schema with the GraphQL cost directives (`@cost`,
+         *     `@listSize`): the most objects its answer can hold. It is charged to the calling app's budget
+         *     over a rolling 60 s before the operation runs; past the budget the answer is `429` with
+         *     `RATE_LIMITED`, `Retry-After` and the `RateLimit-*` headers.
          */
         post: operations["executeGraphQL"];
         delete?: never;
@@ -1153,7 +1158,7 @@ export interface components {
          * @description Machine-readable error category.
          * @enum {string}
          */
-        GraphQLErrorCode: "BAD_USER_INPUT" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "GRAPHQL_PARSE_FAILED" | "GRAPHQL_VALIDATION_FAILED" | "PERSISTED_QUERY_NOT_FOUND" | "PERSISTED_QUERY_REQUIRED" | "TEMPORARILY_UNAVAILABLE" | "INTERNAL_SERVER_ERROR";
+        GraphQLErrorCode: "BAD_USER_INPUT" | "UNAUTHENTICATED" | "FORBIDDEN" | "NOT_FOUND" | "GRAPHQL_PARSE_FAILED" | "GRAPHQL_VALIDATION_FAILED" | "PERSISTED_QUERY_NOT_FOUND" | "PERSISTED_QUERY_REQUIRED" | "TEMPORARILY_UNAVAILABLE" | "INTERNAL_SERVER_ERROR" | "RATE_LIMITED";
         GraphQLErrorLocation: {
             line: number;
             column: number;
@@ -1174,7 +1179,33 @@ export interface components {
             /** @description The selected data; `null` when an error stopped execution at the root. */
             data?: Record<string, never> | null;
             errors?: components["schemas"]["GraphQLError"][];
-            extensions?: Record<string, never>;
+            extensions?: {
+                cost?: components["schemas"]["GraphQLCost"];
+            };
+        };
+        /**
+         * @description What the request cost, in cost units (objects, as the schema's `@cost` and `@listSize`
+         *     directives count them): the estimate charged to the client's budget before it ran, what the
+         *     answer really held, and the client's rolling budget as this server knows it (absent when
+         *     budgets are off).
+         */
+        GraphQLCost: {
+            requestedQueryCost: number;
+            actualQueryCost: number;
+            throttleStatus?: components["schemas"]["GraphQLThrottleStatus"];
+        };
+        GraphQLThrottleStatus: {
+            /** @description The client's budget per window. */
+            maximumAvailable: number;
+            /** @description What the client may still spend now. */
+            currentlyAvailable: number;
+            /** @description How long each charge counts against the budget (60 by default). */
+            windowSeconds: number;
+            /**
+             * @description The budget over the window, per second: how fast a budget spent evenly comes back. Each
+             *     charge comes back whole once it has left the window.
+             */
+            restoreRate: number;
         };
         /** @description Body of the `401` answer to a request without a usable bearer token. */
         GraphQLUnauthenticatedResponse: {
@@ -1549,6 +1580,12 @@ export interface components {
         "WWW-Authenticate-Bearer": string;
         /** @description Seconds to wait before trying again. */
         "Retry-After": number;
+        /** @description The client's GraphQL cost budget per rolling window, in cost units. */
+        "RateLimit-Limit": number;
+        /** @description What is left of the budget now, as this server knows it. */
+        "RateLimit-Remaining": number;
+        /** @description Seconds until everything charged so far has left the window. */
+        "RateLimit-Reset": number;
         /**
          * @description Where the browser goes next: the client's `redirect_uri` with the outcome in the query (see the
          *     operation description), or one of the server's own sign-in, consent or employer-selection pages.
@@ -1896,11 +1933,15 @@ export interface operations {
         responses: {
             /**
              * @description The execution result. `data` holds what ran; `errors` lists what failed, including input
-             *     validation (`BAD_USER_INPUT`) and authorization (`FORBIDDEN`) failures.
+             *     validation (`BAD_USER_INPUT`) and authorization (`FORBIDDEN`) failures. `extensions.cost`
+             *     says what the operation cost; the `RateLimit-*` headers come with it when budgets are on.
              */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1941,6 +1982,24 @@ export interface operations {
             };
             413: components["responses"]["GraphQLPayloadTooLarge"];
             415: components["responses"]["GraphQLUnsupportedMediaType"];
+            /**
+             * @description The operation's cost is more than what is left of the client's budget over the rolling
+             *     window (`GRAPHQL_COST_BUDGET` per 60 s by default, or the app's own); nothing ran. Send it
+             *     again after `Retry-After` seconds, when enough of what was charged has left the window.
+             */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GraphQLResponse"];
+                };
+            };
             500: components["responses"]["InternalError"];
             /**
              * @description The database stayed too busy (a deadlock or a lock held too long, retried a few times); a

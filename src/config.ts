@@ -346,6 +346,31 @@ const webhookVariables = {
 };
 
 // ---------------------------------------------------------------------------------------------
+// The GraphQL gateway's rolling cost budget per client (DESIGN §9, src/cost-budgets/).
+// ---------------------------------------------------------------------------------------------
+
+/** Cost units (objects, src/graphql/limits/cost-model.ts) a client may spend per window. */
+export interface CostBudgetSettings {
+  /** False (GRAPHQL_COST_BUDGETS=off): nothing is charged or refused; answers still say their cost. */
+  enabled: boolean;
+  /** Units per window of an app that has no budget of its own (console, `cli app budget`). */
+  defaultUnits: number;
+  /** The rolling window: each charge counts against the budget for this long. */
+  windowMs: number;
+}
+
+export const DEFAULT_COST_BUDGET_UNITS = 1_000_000;
+
+const costBudgetVariables = {
+  GRAPHQL_COST_BUDGETS: z
+    .enum(['on', 'off'])
+    .default('on')
+    .transform((value) => value === 'on'),
+  GRAPHQL_COST_BUDGET: positiveInt.max(2_000_000_000).default(DEFAULT_COST_BUDGET_UNITS),
+  GRAPHQL_COST_BUDGET_WINDOW_SECONDS: positiveInt.max(3600).default(60),
+};
+
+// ---------------------------------------------------------------------------------------------
 // Email (README "Email"): verification and password-reset links.
 // ---------------------------------------------------------------------------------------------
 
@@ -416,6 +441,7 @@ const environmentSchema = z.object({
   TOKEN_VERIFICATION_CACHE_MS: z.coerce.number().int().min(0).max(10_000).default(2000),
   ...graphqlLimitVariables,
   ...persistedDocumentVariables,
+  ...costBudgetVariables,
   ...sweeperVariables,
   ...consoleVariables,
   ...signingKeyVariables,
@@ -485,6 +511,8 @@ export interface Config {
   graphql: GraphQLLimits;
   /** Documents GraphQL requests may name by hash, and whether only those run. */
   persistedDocuments: PersistedDocumentSettings;
+  /** The gateway's rolling cost budget per client. */
+  costBudgets: CostBudgetSettings;
   /** Whether anyone may create an account on the partner console's sign-up page. */
   consoleSignUp: ConsoleSignUp;
   /**
@@ -637,6 +665,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     persistedDocuments: {
       only: e.GRAPHQL_PERSISTED_ONLY,
       maxDocuments: e.GRAPHQL_PERSISTED_DOCUMENTS_MAX,
+    },
+    costBudgets: {
+      enabled: e.GRAPHQL_COST_BUDGETS,
+      defaultUnits: e.GRAPHQL_COST_BUDGET,
+      windowMs: e.GRAPHQL_COST_BUDGET_WINDOW_SECONDS * 1000,
     },
     consoleSignUp: e.CONSOLE_SIGN_UP,
     cliSandboxTokens: e.CLI_SANDBOX_TOKENS,

@@ -7,6 +7,7 @@ import { createRequestListener } from './app.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { composeConsole } from './console/compose.js';
+import { composeCostBudgets } from './cost-budgets/compose.js';
 import { composeDeployment } from './deployment/compose.js';
 import { CONSOLE_PATHS, emailLinkUrls } from './console/paths.js';
 import {
@@ -107,6 +108,7 @@ function composeCapabilities(options: StartOptions) {
   const interviews = composeInterviews(shared, { accounts, recordings, outbox });
   const lobby = composeLobby(shared, { interviews, sessions, recordings });
   const room = composeRoom(shared, { interviews, lobby, recordings, bus, outbox });
+  const costBudgets = composeCostBudgets(shared);
   const partnerConsole = composeConsole(shared, {
     accounts,
     sessions,
@@ -114,11 +116,13 @@ function composeCapabilities(options: StartOptions) {
     accountEmails,
     mail,
     webhooks,
+    costBudgets,
   });
   const graphql = composeGraphQL(shared, {
     apis: graphqlApis({ interviews, webhooks }),
     authenticate: options.authenticate ?? ((token) => oauth.verifier.authenticate(token)),
     access: accounts.apiAccessFacts,
+    ...(costBudgets.admission && { budgets: costBudgets.admission }),
   });
   const closeMail = async () => {
     // Mails asked for before shutdown are still sent.
@@ -139,6 +143,7 @@ function composeCapabilities(options: StartOptions) {
     partnerConsole,
     graphql,
     webhooks,
+    costBudgets,
     closeMail,
     /** The home page's links: the development outbox only where there is one. */
     homeLinks: {
@@ -206,6 +211,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
     partnerConsole,
     graphql,
     webhooks,
+    costBudgets,
     closeMail,
     homeLinks,
     accounts,
@@ -292,6 +298,8 @@ export async function startService(options: StartOptions): Promise<RunningServic
       await roomClosed;
       await bus.close();
       await closeMail();
+      // What this process leased and did not admit goes back to its clients' budgets.
+      await costBudgets.close();
       // A handler whose client hung up may still be running its queries: let them finish.
       if (!(await waitForIdlePool(db, config.shutdownTimeoutMs))) {
         logger.warn('shutdown timeout reached: closing the database pool with queries in flight');

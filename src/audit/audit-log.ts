@@ -29,6 +29,8 @@ export type AuditEventType =
   /** An app enabled or disabled for one API behind the GraphQL gateway (details: `api`). */
   | 'app.api_enabled'
   | 'app.api_disabled'
+  /** The app's own GraphQL cost budget set, changed or removed (src/cost-budgets/). */
+  | 'app.cost_budget_changed'
   | 'email.verification_sent'
   | 'email.verified'
   | 'password_reset.requested'

@@ -1,6 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import type { AppWithRedirectUris } from '../accounts/app-store.js';
 import { MEMBERSHIP_ROLES } from '../accounts/vocabulary.js';
+import { parseBudget } from '../cost-budgets/budget-settings.js';
 import { DomainError } from '../errors.js';
 import { createDemoAccount, describeDemo } from './demo.js';
 import { KEY_GRACE_PERIOD_MS, type KeyStatus } from '../oauth/signing-keys/signing-keys.js';
@@ -165,6 +166,25 @@ export function buildProgram(io: CliIo, resolveServices: () => Promise<CliServic
     });
 
   addAppApiCommands(app, services, print);
+  app
+    .command('budget')
+    .description(
+      "show or set an app's GraphQL cost budget per window (units, or `default` for GRAPHQL_COST_BUDGET)",
+    )
+    .argument('<client_id>', 'client_id of the app')
+    .argument('[units]', 'cost units per window, or `default`')
+    .action(async (clientId: string, units: string | undefined) => {
+      const cli = await services();
+      const appId = await cli.webhooks.appIdOf(clientId);
+      const budget =
+        units === undefined
+          ? await cli.budgets.budgetOf(appId)
+          : await cli.budgets.setBudget(appId, parseBudget(units));
+      print({ client_id: clientId, ...budget }, () => [
+        `${clientId}: ${budget.units} cost units per ${budget.windowSeconds} s` +
+          (budget.own === undefined ? ` (the default, GRAPHQL_COST_BUDGET)` : ' (its own budget)'),
+      ]);
+    });
 
   const keys = program.command('keys').description('token signing keys');
   keys

@@ -23,6 +23,8 @@ import { NotFoundError } from '../errors.js';
 import type { SharedDependencies } from '../shared-dependencies.js';
 import type { WebhookEndpointService } from '../webhooks/endpoint-service.js';
 import { composeWebhooks } from '../webhooks/compose.js';
+import { composeCostBudgets } from '../cost-budgets/compose.js';
+import type { BudgetSettings } from '../cost-budgets/budget-settings.js';
 import { composeMail } from '../mail/compose.js';
 import type { CliContext } from './context.js';
 import type { ServiceUrls } from './demo.js';
@@ -52,6 +54,8 @@ export interface CliServices {
   };
   /** `graphql persist`: documents registered ahead of time, validated against the schema. */
   graphqlDocuments: DocumentRegistration;
+  /** `app budget`: each app's own GraphQL cost budget (audited). */
+  budgets: BudgetSettings;
   /** Which database and issuer this run uses (`npm run cli` says so; tests composing it need not). */
   context?: CliContext;
 }
@@ -111,6 +115,7 @@ export function createCliServices(
       shared,
       () => composeApis(graphqlApis({ interviews, webhooks })).schema,
     ),
+    budgets: composeCostBudgets(shared).settings,
     context: options.context,
   };
 }

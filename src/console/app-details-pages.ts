@@ -61,6 +61,7 @@ const EVENT_WORDS: Record<string, string> = {
   'app.deleted': 'App deleted',
   'app.api_enabled': 'API enabled',
   'app.api_disabled': 'API disabled',
+  'app.cost_budget_changed': 'API budget changed',
   'webhook.endpoint_created': 'Webhook endpoint added',
   'webhook.endpoint_updated': 'Webhook endpoint changed',
   'webhook.endpoint_enabled': 'Webhook endpoint enabled',

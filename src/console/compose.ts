@@ -6,6 +6,7 @@ import type { OAuth } from '../oauth/compose.js';
 import { isHttps, type Sessions } from '../sessions/compose.js';
 import { createRateLimiter, type SharedDependencies } from '../shared-dependencies.js';
 import type { Webhooks } from '../webhooks/compose.js';
+import type { CostBudgets } from '../cost-budgets/compose.js';
 import { ConsoleNotices } from './notices.js';
 import { consoleRouter } from './router.js';
 import { SecretFlash } from './secret-flash.js';
@@ -25,6 +26,7 @@ export function composeConsole(
     accountEmails: AccountEmails;
     mail: MailCapability;
     webhooks: Pick<Webhooks, 'endpoints'>;
+    costBudgets: Pick<CostBudgets, 'settings'>;
   },
 ): Console {
   const { config } = shared;
@@ -54,6 +56,7 @@ export function composeConsole(
     grantChoices: oauth.grants.choices(),
     explorerTokens: oauth.explorerTokens,
     webhooks: deps.webhooks.endpoints,
+    budgets: deps.costBudgets.settings,
   };
   return { router: () => consoleRouter(dependencies) };
 }

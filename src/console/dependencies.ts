@@ -7,6 +7,7 @@ import type { SignUp } from '../account-emails/sign-up.js';
 import type { OutboxEntry } from '../mail/outbox-mailer.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
+import type { BudgetSettings } from '../cost-budgets/budget-settings.js';
 import type { GrantChoice } from '../oauth/grants/registry.js';
 import type { ExplorerTokens } from '../oauth/tokens/explorer-tokens.js';
 import type { RateLimiter } from '../security/rate-limiter.js';
@@ -57,4 +58,6 @@ export interface ConsoleDependencies {
   explorerTokens: ExplorerTokens;
   /** The Webhooks tab's endpoints and deliveries (src/webhooks/compose.ts). */
   webhooks: WebhookEndpointService;
+  /** The API budget tab's GraphQL cost budget of each app (src/cost-budgets/). */
+  budgets: BudgetSettings;
 }

@@ -28,6 +28,7 @@ export const NOTICES = {
   'webhook-deleted': 'Endpoint deleted, with its delivery log.',
   'webhook-resent': 'Delivery queued to be sent again, with the same webhook-id.',
   'webhook-recovered': 'Failed deliveries queued to be sent again.',
+  'budget-updated': 'Budget saved. It applies to requests within a second.',
 } as const;
 
 export type Notice = keyof typeof NOTICES;

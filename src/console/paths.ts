@@ -52,6 +52,7 @@ export const CONSOLE_PATHS = {
     /** One API's switch in the Overview's APIs section. */
     api: `${APP}/apis/:api`,
     webhooks: `${APP}/webhooks`,
+    budget: `${APP}/budget`,
     webhook: `${APP}/webhooks/:endpointId`,
     webhookRotate: `${APP}/webhooks/:endpointId/rotate`,
     webhookTest: `${APP}/webhooks/:endpointId/test`,
@@ -100,6 +101,7 @@ export function appPaths(clientId: string) {
     delete: `${base}/delete`,
     api: (name: string) => `${base}/apis/${encodeURIComponent(name)}`,
     webhooks: `${base}/webhooks`,
+    budget: `${base}/budget`,
     webhook: (endpointId: string) =>
       webhookPaths(`${base}/webhooks/${encodeURIComponent(endpointId)}`),
   };

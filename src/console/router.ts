@@ -13,6 +13,7 @@ import { consoleErrorPages } from './html-errors.js';
 import { ConsolePages } from './pages.js';
 import { CONSOLE_PREFIX } from './paths.js';
 import { webhookRouter } from './webhook-routes.js';
+import { appBudgetRouter } from './app-budget-routes.js';
 
 /**
  * The partner console under /console, one router per section: account (sign-up, sign-in and
@@ -35,6 +36,7 @@ export function consoleRouter(deps: ConsoleDependencies): Router {
   router.use(appCredentialsRouter(deps, guards, pages));
   router.use(appDetailsRouter(deps, guards));
   router.use(webhookRouter(deps, guards));
+  router.use(appBudgetRouter(deps, guards));
   router.use(employersRouter(deps, guards, pages));
   router.use(explorerRouter(deps, guards));
 

@@ -1,6 +1,6 @@
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { GraphQLScalarType, Kind, parse, type DefinitionNode, type GraphQLSchema } from 'graphql';
-import type { GraphQLApi, ListItems } from './api.js';
+import type { GraphQLApi } from './api.js';
 import { commonResolvers } from './common-resolvers.js';
 import { rootFieldsOf } from './access/root-fields.js';
 import type { GuardedApi } from './access/refusals.js';
@@ -16,8 +16,6 @@ import {
 /** The registered APIs put together: what the gateway serves. */
 export interface ComposedApis {
   schema: GraphQLSchema;
-  /** Items in the lists of every API's list fields, by schema coordinate. */
-  listItems: ReadonlyMap<string, ListItems>;
   /** The gateway's context of one request with every API's part added. */
   createContext: ContextFactory;
   /** The API each root field (`Query.field`) belongs to, by its SDL module, with its access. */
@@ -47,7 +45,6 @@ export function composeApis(apis: readonly GraphQLApi[]): ComposedApis {
     typeDefs: loadTypeDefs([COMMON_SDL_MODULE, ...apis.map(({ name }) => name)]),
     resolvers,
   });
-  const listItems = new Map(apis.flatMap((api) => [...(api.listItems ?? [])]));
   const createContext: ContextFactory = (request: GatewayContext) =>
     Object.assign({}, request, ...apis.map((api) => api.createContext(request)));
   const apiOfRootField = new Map(
@@ -57,7 +54,7 @@ export function composeApis(apis: readonly GraphQLApi[]): ComposedApis {
       ),
     ),
   );
-  return { schema, listItems, createContext, apiOfRootField };
+  return { schema, createContext, apiOfRootField };
 }
 
 /**

@@ -1,6 +1,5 @@
 import type { Resolvers } from '../../generated/graphql.js';
 import type { GatewayContext } from './context.js';
-import type { ListItems } from './limits/cost-model.js';
 import type { CommonResolvedType } from './common-resolvers.js';
 
 /*
@@ -11,7 +10,6 @@ import type { CommonResolvedType } from './common-resolvers.js';
 
 export type { GatewayContext, Principal } from './context.js';
 export type { OffsetDateTime } from './scalars/date-time.js';
-export type { ListItems };
 
 /**
  * Resolvers of every type of the merged schema over the given context, except those the gateway
@@ -64,11 +62,6 @@ export interface GraphQLApi<Part extends object = object, Resolved extends objec
   readonly resolvers: Resolved;
   /** Its part of one request's context (its loaders and services), next to the gateway's. */
   createContext(request: GatewayContext): Part;
-  /**
-   * How many items its list fields return, by schema coordinate (`Type.field`), from the
-   * arguments of the field that returned the list's parent: the gateway's cost limit reads it.
-   */
-  readonly listItems?: ReadonlyMap<string, ListItems>;
 }
 
 type UnionToIntersection<Union> = (

@@ -5,6 +5,7 @@ import { guardApiAccess } from './access/access-guard.js';
 import type { AppAccessFacts } from './access/app-access-facts.js';
 import type { GraphQLApi } from './api.js';
 import { composeApis } from './api-registry.js';
+import type { CostAdmission } from './budget/cost-budget.js';
 import { graphqlGateway, type BearerAuthenticator } from './gateway.js';
 import { composePersistedDocuments } from './persisted/compose.js';
 import { schemaDownloadRouter } from './schema-download.js';
@@ -25,17 +26,19 @@ export function composeGraphQL(
     authenticate: BearerAuthenticator;
     /** Which app may use which API (the accounts capability's cache). */
     access: AppAccessFacts;
+    /** The rolling cost budget per client (src/cost-budgets/); none when budgets are off. */
+    budgets?: CostAdmission;
   },
 ): GraphQL {
   const { config, logger } = shared;
-  const { schema, listItems, createContext, apiOfRootField } = composeApis(deps.apis);
+  const { schema, createContext, apiOfRootField } = composeApis(deps.apis);
   const gateway = graphqlGateway({
     schema: guardApiAccess(schema, apiOfRootField, deps.access),
     authenticate: deps.authenticate,
     createContext,
-    listItems,
     persisted: composePersistedDocuments(shared),
     persistedOnly: config.persistedDocuments.only,
+    ...(deps.budgets && { budgets: deps.budgets }),
     limits: config.graphql,
     bodyLimitBytes: config.bodyLimitBytes,
     logger,

@@ -16,7 +16,9 @@ export type ErrorCode =
   | 'GRAPHQL_VALIDATION_FAILED'
   | 'PERSISTED_QUERY_NOT_FOUND'
   | 'PERSISTED_QUERY_REQUIRED'
-  | 'INTERNAL_SERVER_ERROR';
+  | 'INTERNAL_SERVER_ERROR'
+  /** Over the client's cost budget (src/graphql/budget/): HTTP 429 with Retry-After. */
+  | 'RATE_LIMITED';
 
 /**
  * A complete response body for an error raised before execution starts. A rejected token gets

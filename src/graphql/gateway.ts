@@ -44,9 +44,15 @@ import {
   unexpectedCause,
   type ErrorCode,
 } from './errors.js';
+import type { CostAdmission } from './budget/cost-budget.js';
+import {
+  admitRequest,
+  setRateLimitHeaders,
+  withCost,
+  type CostCarrier,
+} from './budget/request-cost.js';
 import { AnswerBudget, countAnswers } from './limits/answer-size.js';
 import { CostLimit } from './limits/cost-limit.js';
-import type { ListItemsByField } from './limits/cost-model.js';
 import type { PersistedDocuments } from './persisted/persisted-documents.js';
 import { readRequestedDocument, type RequestedDocument } from './persisted/persisted-request.js';
 import { RequestedDocuments } from './persisted/requested-documents.js';
@@ -66,12 +72,12 @@ export interface GatewayOptions<Context extends GatewayContext> {
   logger: Logger;
   /** Abuse limits and document cache size. */
   limits: GraphQLLimits;
-  /** How many items the APIs' lists hold, for the cost limit (limits/cost-model.ts). */
-  listItems: ListItemsByField;
   /** Documents requests may name by hash (src/graphql/persisted/). */
   persisted: PersistedDocuments;
   /** Only persisted documents run: a document's text is refused (PERSISTED_QUERY_REQUIRED). */
   persistedOnly: boolean;
+  /** The rolling cost budget per client (src/graphql/budget/); none when budgets are off. */
+  budgets?: CostAdmission;
 }
 
 /** graphql-http's request parameters, with the document they name read already. */
@@ -85,7 +91,7 @@ const JSON_MEDIA_TYPE = 'application/json';
 /** Where authenticateBearer leaves the verified caller for the GraphQL handler. */
 const PRINCIPAL = Symbol('graphql.principal');
 
-interface AuthenticatedRequest extends PlainRequest {
+interface AuthenticatedRequest extends PlainRequest, CostCarrier {
   [PRINCIPAL]?: Principal;
 }
 
@@ -115,7 +121,7 @@ export function graphqlGateway<Context extends GatewayContext>(
     options.persistedOnly,
     options.logger,
   );
-  const costs = new CostLimit(schema, limits.maxCost, options.listItems);
+  const costs = new CostLimit(schema, limits.maxCost);
   const formatError = countingGraphQLErrors(formatGraphQLError);
   const answerLimits = { maxNodes: limits.maxResponseNodes, maxBytes: limits.maxResponseBytes };
   const compiled = limits.compiledQueries
@@ -139,15 +145,19 @@ export function graphqlGateway<Context extends GatewayContext>(
         params.variables ?? {},
       );
       if (variables.errors) return variables.errors.map(asBadUserInput);
-      const tooCostly = costs.error(prepared.document, operation, variables.coerced);
-      if (tooCostly) return [tooCostly];
-      return {
+      const estimate = costs.estimate(prepared.document, operation, variables.coerced);
+      if ('error' in estimate) return [estimate.error];
+      const args = {
         schema,
         document: prepared.document,
         operationName: params.operationName ?? undefined,
         variableValues: params.variables ?? undefined,
         contextValue: options.createContext(req.context),
       };
+      const { principal } = req.context;
+      const refused = admitRequest(options.budgets, req.raw, principal, operation, estimate.cost);
+      if (refused === undefined) return args;
+      return refused instanceof Promise ? refused.then((known) => known ?? args) : refused;
     },
     onOperation: (req, args, result) => {
       // Logged here, under the request's id; formatError masks them in the answer.
@@ -161,21 +171,22 @@ export function graphqlGateway<Context extends GatewayContext>(
         }
       }
       // An answer that went past its budget was cut short; it is dropped whole for one error.
-      const refusal = (args.contextValue as GatewayContext).answer.refusal();
+      const { answer } = args.contextValue as GatewayContext;
+      const refusal = answer.refusal();
       if (refusal) {
         const operation = getOperationAST(args.document, args.operationName);
-        return {
-          data: null,
-          errors: [operation?.operation === 'mutation' ? afterMutation(refusal) : refusal],
-        };
+        const errors = [operation?.operation === 'mutation' ? afterMutation(refusal) : refusal];
+        return withCost({ data: null, errors }, req.raw, answer.actualCost);
       }
       // A busy database (retried already, nothing written by the failed field) is no 200: the
       // result, with what did run, goes out as a 503 with Retry-After.
-      const busy = 'errors' in result ? result.errors?.find(isTemporarilyUnavailable) : undefined;
-      if (!busy || !('errors' in result)) return result;
+      if (!('errors' in result) && !('data' in result)) return result;
+      const costed = withCost(result, req.raw, answer.actualCost);
+      const busy = costed.errors?.find(isTemporarilyUnavailable);
+      if (!busy) return costed;
       const cause = busy.originalError as TemporarilyUnavailable;
       req.raw.log.warn({ err: cause }, 'database busy after retries: answered 503');
-      const body = { ...result, errors: result.errors!.map(formatError) };
+      const body = { ...costed, errors: costed.errors!.map(formatError) };
       return [
         JSON.stringify(body),
         {
@@ -215,6 +226,7 @@ export function graphqlGateway<Context extends GatewayContext>(
               answer: new AnswerBudget(answerLimits),
             },
           });
+          setRateLimitHeaders(res, req);
           res.writeHead(init.status, init.statusText, init.headers).end(body ?? undefined);
         } catch (error) {
           // A failure of the gateway itself, not of the request: logged and masked as a 500.

@@ -1,16 +1,17 @@
 import { createHash } from 'node:crypto';
 import { Router } from 'express';
-import { printSchema, type GraphQLSchema } from 'graphql';
+import type { GraphQLSchema } from 'graphql';
+import { printSdlWithDirectives } from './printed-sdl.js';
 
 export const SCHEMA_DOWNLOAD_PATH = '/schema.graphql';
 
 /**
  * `GET /schema.graphql`: the merged SDL the gateway serves (every API's types and operations with
- * their descriptions, in one document without extensions), public like /docs. It changes only
- * with a deployment, so it is cached briefly and revalidated by its ETag.
+ * their descriptions and the cost directives, in one document without extensions), public like
+ * /docs. It changes only with a deployment, so it is cached briefly and revalidated by its ETag.
  */
 export function schemaDownloadRouter(schema: GraphQLSchema): Router {
-  const sdl = `${printSchema(schema)}\n`;
+  const sdl = printSdlWithDirectives(schema);
   const etag = `"${createHash('sha256').update(sdl).digest('base64url')}"`;
   const router = Router();
   router.get(SCHEMA_DOWNLOAD_PATH, (req, res) => {

@@ -1,7 +1,6 @@
 import type { ApiAccess, GraphQLApi } from '../graphql/api.js';
 import type { Interviews } from './compose.js';
 import type { InterviewContextPart, InterviewServices } from './context.js';
-import { INTERVIEW_LIST_ITEMS } from './list-items.js';
 import { interviewResolvers } from './resolvers/index.js';
 
 /** The name the gateway registers the Interview API under (schema/interview.graphql). */
@@ -27,7 +26,6 @@ export function interviewApi(
     name: INTERVIEW_API,
     access: INTERVIEW_API_ACCESS,
     resolvers: interviewResolvers,
-    listItems: INTERVIEW_LIST_ITEMS,
     createContext: () => ({
       loaders: interviews.createLoaders(),
       interviews: services,

@@ -6,8 +6,9 @@ export const MAX_EVENT_IDS = 100;
 
 /**
  * The most items each nested connection's list can hold, by the Interview API's rules. A page
- * never holds more, whatever is stored (src/interviews/nested-page.ts), and the gateway's cost
- * model counts exactly these (list-items.ts).
+ * never holds more, whatever is stored (src/interviews/nested-page.ts); each is the
+ * `@listSize(assumedSize:)` of its connection in schema/interview.graphql, which the gateway's cost
+ * model reads (test/graphql/list-bounds.test.ts checks that they agree).
  */
 export const NESTED_LIST_BOUNDS = {
   // 49 invited interviewers at most, plus the creator who is added automatically.

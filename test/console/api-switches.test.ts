@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describeEachDialect } from '../support/databases.js';
-import { postGraphQL } from '../support/graphql-client.js';
+import { postGraphQL, withoutCost } from '../support/graphql-client.js';
 import { basic, callApi } from '../support/oauth-fixtures.js';
 import { startTestService } from '../support/service.js';
 import { ConsoleClient, formCsrfToken, locationOf } from '../support/console-client.js';
@@ -56,7 +56,7 @@ describeEachDialect('console: an app’s API switches', (database) => {
   });
 
   async function call() {
-    return (await postGraphQL(service.url, token, { query: WEBHOOKS })).body;
+    return withoutCost((await postGraphQL(service.url, token, { query: WEBHOOKS })).body);
   }
 
   it('shows one switch per API on the Overview, on by default', async () => {

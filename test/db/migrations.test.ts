@@ -40,6 +40,9 @@ const TABLES = [
   'webhook_deliveries',
   'webhook_attempts',
   'app_api_access',
+  'app_cost_budgets',
+  'cost_budget_clients',
+  'cost_budget_leases',
   'persisted_documents',
 ];
 
@@ -78,6 +81,7 @@ describeEachDialect(
         '0019_partial_token_indexes',
         '0020_webhooks',
         '0021_app_api_access',
+        '0022_cost_budgets',
         '0023_persisted_documents',
       ]);
       assert.deepEqual(await existingTables(db), TABLES);
@@ -87,6 +91,7 @@ describeEachDialect(
       const reverted = await rollbackAll(db);
       assert.deepEqual(reverted, [
         '0023_persisted_documents',
+        '0022_cost_budgets',
         '0021_app_api_access',
         '0020_webhooks',
         '0019_partial_token_indexes',

@@ -9,7 +9,7 @@ import type { Principal } from '../../src/oauth/principal.js';
 import { testCliServices } from '../support/compose.js';
 import { describeEachDialect } from '../support/databases.js';
 import { gatewayApis } from '../support/gateway-schema.js';
-import { postGraphQL, type GraphQLBody } from '../support/graphql-client.js';
+import { postGraphQL, withoutCost, type GraphQLBody } from '../support/graphql-client.js';
 import { employerAppPrincipal, insertTenant } from '../support/interview-fixtures.js';
 import { startTestService } from '../support/service.js';
 
@@ -87,7 +87,7 @@ describeEachDialect('access per API through the gateway', (database) => {
   });
 
   async function call(token: string, query: string) {
-    return (await postGraphQL(service.url, token, { query })).body;
+    return withoutCost((await postGraphQL(service.url, token, { query })).body);
   }
 
   it('lets every app use both APIs by default', async () => {

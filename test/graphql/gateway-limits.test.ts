@@ -421,7 +421,7 @@ describe('GraphQL limit settings', () => {
     );
   });
 
-  const { schema, listItems } = gatewayApis;
+  const { schema } = gatewayApis;
 
   it('are what the document cache enforces', () => {
     const cache = new DocumentCache(schema, {
@@ -469,12 +469,17 @@ describe('GraphQL limit settings', () => {
   it('price lists by `first`, by the number of ids and by the bounds of nested connections', () => {
     const cost = (query: string, variables: Record<string, unknown> = {}) => {
       const document = parse(query);
-      return operationCost(schema, document, getOperationAST(document)!, variables, listItems);
+      return operationCost(schema, document, getOperationAST(document)!, variables);
     };
     const byIds =
       'query($ids: [ID!]!) { virtualInterviewEvents(input: { ids: $ids }) { events { id } } }';
     assert.equal(cost(byIds, { ids: ['a', 'b', 'c'] }), 1 + 3);
-    assert.equal(cost(byIds, { ids: Array.from({ length: 500 }, String) }), 1 + 100);
+    // Priced as asked (the resolver refuses more than 100 ids when it runs).
+    assert.equal(cost(byIds, { ids: Array.from({ length: 500 }, String) }), 1 + 500);
+    assert.equal(
+      cost('{ virtualInterviewEvents(input: { ids: ["a", "b"] }) { events { id } } }'),
+      3,
+    );
 
     const page = `query($first: Int) { findVirtualInterviewEvents(first: $first, input: {}) {
       totalCount pageInfo { hasNextPage } events { title interviewersConnection { interviewers { email } } }
@@ -483,12 +488,14 @@ describe('GraphQL limit settings', () => {
     assert.equal(cost(page, { first: 7 }), 1 + 1 + 7 * (1 + 1 + 50));
     assert.equal(cost('{ findVirtualInterviewEvents(first: 3, input: {}) { events { id } } }'), 4);
 
-    // An interviewee has at most 10 records (10 admissions), whatever `first` asks for; a repeated
-    // id counts each time, as the answer holds the event in each of its places.
-    const records = `query($ids: [ID!]!) { virtualInterviewEvents(input: { ids: $ids }) { events {
-      intervieweesConnection { interviewees { interviewRecordsConnection(first: 100) { records { id } } } }
+    // Unpaged, an interviewee's records are all of them, at most 10 (10 admissions); paged, as
+    // many as `first` asks for. A repeated id counts each time, as the answer holds the event in
+    // each of its places.
+    const records = `query($ids: [ID!]!, $first: Int) { virtualInterviewEvents(input: { ids: $ids }) { events {
+      intervieweesConnection { interviewees { interviewRecordsConnection(first: $first) { records { id } } } }
     } } }`;
     assert.equal(cost(records, { ids: ['a'] }), 1 + 1 * (1 + 1 + 1 + 1 + 10));
+    assert.equal(cost(records, { ids: ['a'], first: 3 }), 1 + 1 * (1 + 1 + 1 + 1 + 3));
     assert.equal(cost(records, { ids: Array(10).fill('a') }), 1 + 10 * (1 + 1 + 1 + 1 + 10));
     assert.equal(cost('{ __typename __schema { types { fields { name } } } }'), 0);
   });

@@ -19,22 +19,25 @@ import { WebhookEndpointService } from '../../src/webhooks/endpoint-service.js';
 import type { ManagedEndpointStore } from '../../src/webhooks/managed-endpoint-store.js';
 import { StoredDeliveryLog } from '../../src/webhooks/stored-delivery-log.js';
 import { webhooksApi } from '../../src/webhooks/graphql/webhooks-api.js';
+import { costDirectivesOf, type ListSize } from '../../src/graphql/limits/cost-directives.js';
+import { listItemsFor } from '../../src/graphql/limits/cost-plan.js';
 import { gatewayApis } from '../support/gateway-schema.js';
 import { endpointRow } from '../support/webhook-rows.js';
 
 /**
- * Every list an answer can hold has a true bound: the cost model sizes it (never the
+ * Every list an answer can hold has a true bound: its `@listSize` in the SDL sizes it (never the
  * UNSIZED_LIST_ITEMS guess), and the resolver that makes it never answers more than the cost model
  * assumes, whatever is stored, since each bound is either a page size the resolver enforces or a
  * domain cap written into the schema's descriptions.
  */
 
-const { schema, listItems: LIST_ITEMS_BY_FIELD } = gatewayApis;
+const { schema } = gatewayApis;
+const directives = costDirectivesOf(schema);
 const EMPLOYER = 'employer-1';
 
 /**
- * `Type.field` of every list of objects an answer can hold (introspection left out); lists of
- * scalars cost nothing in the cost model.
+ * `Type.field` of every list an answer can hold whose items cost anything (introspection left
+ * out): lists of scalars cost nothing in the cost model, unless the SDL weighs them.
  */
 function listFields(): string[] {
   return Object.values(schema.getTypeMap()).flatMap((type) =>
@@ -42,11 +45,40 @@ function listFields(): string[] {
       ? Object.values(type.getFields())
           .filter(
             (field) =>
-              isListType(getNullableType(field.type)) && isObjectType(getNamedType(field.type)),
+              isListType(getNullableType(field.type)) && directives.weightOf(type.name, field) > 0,
           )
           .map((field) => `${type.name}.${field.name}`)
       : [],
   );
+}
+
+/** `Type.field` of every field whose `@listSize` sizes lists. */
+function sizingFields(): string[] {
+  return Object.values(schema.getTypeMap()).flatMap((type) =>
+    isObjectType(type) && !type.name.startsWith('__')
+      ? Object.keys(type.getFields())
+          .map((field) => `${type.name}.${field}`)
+          .filter((coordinate) => directives.listSizeOf(coordinate))
+      : [],
+  );
+}
+
+/** What sizes `list`: its own `@listSize`, or that of every field returning its parent. */
+function unsizedThrough(list: string): string[] {
+  if (directives.listSizeOf(list) && !directives.listSizeOf(list)!.sizedFields.length) return [];
+  const [parent, name] = list.split('.');
+  return fieldsReturning(parent!)
+    .filter((field) => !directives.listSizeOf(field)?.sizedFields.includes(name!))
+    .map((field) => `${list} (through ${field})`);
+}
+
+/** The items the cost model gives the lists `coordinate` sizes, for these arguments. */
+function assumedItems(coordinate: string, args: Record<string, unknown>): number {
+  const [typeName, fieldName] = coordinate.split('.');
+  const type = schema.getType(typeName!);
+  assert.ok(isObjectType(type));
+  const listSize: ListSize = directives.listSizeOf(coordinate)!;
+  return listItemsFor(coordinate, type.getFields()[fieldName!]!, listSize, args);
 }
 
 /** `Type.field` of every field whose result is a `typeName`. */
@@ -58,11 +90,6 @@ function fieldsReturning(typeName: string): string[] {
           .map((field) => `${type.name}.${field.name}`)
       : [],
   );
-}
-
-/** The field whose arguments size `list` (the one that returned the list's parent). */
-function sizingFields(list: string): string[] {
-  return fieldsReturning(list.split('.')[0]!);
 }
 
 function resolverOf(coordinate: string): GraphQLFieldResolver<unknown, unknown> {
@@ -222,21 +249,15 @@ const PROBES: Record<string, Probe> = {
     { id: 'endpoint-1' },
     webhooksContext,
   ),
-  'WebhookDeliveryEdge.node': probe(
-    'WebhookDeliveryEdge.node',
-    { node: storedDelivery, cursor: 'c' },
-    webhooksContext,
-  ),
-  'SendWebhookTestEventPayload.delivery': probe(
-    'SendWebhookTestEventPayload.delivery',
-    { delivery: storedDelivery },
-    webhooksContext,
-  ),
-  'ResendWebhookDeliveryPayload.delivery': probe(
-    'ResendWebhookDeliveryPayload.delivery',
-    { delivery: storedDelivery },
-    webhooksContext,
-  ),
+  'WebhookDelivery.attempts': async () => {
+    const attempts = await resolverOf('WebhookDelivery.attempts')(
+      storedDelivery,
+      {},
+      webhooksContext,
+      NO_INFO,
+    );
+    return [(attempts as unknown[]).length];
+  },
 };
 
 /** Webhook pages take 1 to 100 items (0 is refused). */
@@ -246,20 +267,12 @@ const WEBHOOK_PAGES = new Set(['Query.webhookEndpoints', 'WebhookEndpoint.delive
 const ARGUMENTS: Array<Record<string, unknown>> = [{}, { first: 0 }, { first: 3 }, { first: 100 }];
 
 describe('every list field of the schema has a true bound', () => {
-  it('is sized by the cost model through the field that returns its parent', () => {
+  it('is sized by @listSize, on itself or on every field that returns its parent', () => {
     const lists = listFields();
     assert.ok(lists.length >= 10, `found only ${lists.join(', ')}`);
-    const unsized = lists.flatMap((list) =>
-      sizingFields(list)
-        .filter((field) => !LIST_ITEMS_BY_FIELD.has(field))
-        .map((field) => `${list} (through ${field})`),
-    );
-    assert.deepEqual(unsized, [], 'lists the cost model would only guess at');
-
-    const sizing = new Set(lists.flatMap(sizingFields));
-    const stale = [...LIST_ITEMS_BY_FIELD.keys()].filter((field) => !sizing.has(field));
-    assert.deepEqual(stale, [], 'cost model entries that size no list');
-    assert.deepEqual(Object.keys(PROBES).sort(), [...sizing].sort());
+    const unsized = lists.flatMap(unsizedThrough);
+    assert.deepEqual(unsized, [], 'lists without @listSize, which the cost model would guess at');
+    assert.deepEqual(Object.keys(PROBES).sort(), sizingFields().sort());
   });
 
   for (const [field, probeOf] of Object.entries(PROBES)) {
@@ -271,7 +284,8 @@ describe('every list field of the schema has a true bound', () => {
             ? ARGUMENTS.filter(({ first }) => first !== 0)
             : ARGUMENTS;
       for (const args of tried) {
-        const assumed = LIST_ITEMS_BY_FIELD.get(field)!(
+        const assumed = assumedItems(
+          field,
           'ids' in args ? { input: { ids: Array(args.ids) } } : args,
         );
         const lengths = await probeOf(args);
@@ -310,8 +324,13 @@ describe('every list field of the schema has a true bound', () => {
       interviewOutcomesConnection: MAX_INVITED_INTERVIEWERS + 1,
     });
     for (const [list, bound] of Object.entries(NESTED_LIST_BOUNDS)) {
-      const coordinate = [...LIST_ITEMS_BY_FIELD.keys()].find((key) => key.endsWith(`.${list}`));
+      const coordinate = sizingFields().find((key) => key.endsWith(`.${list}`));
       assert.ok(coordinate, `the cost model does not size ${list}`);
+      assert.equal(
+        directives.listSizeOf(coordinate)!.assumedSize,
+        bound,
+        `${coordinate}: @listSize(assumedSize:) is not the list's bound`,
+      );
       const [typeName, fieldName] = coordinate.split('.');
       const type = schema.getType(typeName!);
       assert.ok(isObjectType(type));

@@ -7,7 +7,7 @@ import { runProgram } from '../../src/cli/program.js';
 import { documentCacheStats } from '../../src/graphql/document.js';
 import { testCliServices } from '../support/compose.js';
 import { describeEachDialect, type TestDatabase } from '../support/databases.js';
-import { postGraphQL, type GraphQLBody } from '../support/graphql-client.js';
+import { postGraphQL, withoutCost, type GraphQLBody } from '../support/graphql-client.js';
 import { assertResponseMatches } from '../support/openapi-contract.js';
 import { acceptTestToken, startTestService } from '../support/service.js';
 
@@ -35,7 +35,7 @@ async function post(
     body: await response.json(),
   };
   assertResponseMatches('POST', '/graphql', answer);
-  return { status: answer.status, body: answer.body as GraphQLBody };
+  return { status: answer.status, body: withoutCost(answer.body as GraphQLBody) };
 }
 
 const apq = (hash: string, query?: string) => ({

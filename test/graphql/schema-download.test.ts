@@ -41,6 +41,14 @@ describeEachDialect('GET /schema.graphql', (database) => {
     ]);
     assert.match(body, /^scalar DateTime\s*@specifiedBy/m);
     assert.doesNotMatch(body, /^extend /m);
+    // The cost directives, declared and applied, as the gateway reads them.
+    assert.match(body, /^directive @listSize\(/m);
+    assert.match(body, /^directive @cost\(/m);
+    assert.match(
+      body,
+      /\): VirtualInterviewEventsPayload! @listSize\(slicingArguments: \["input\.ids"\], sizedFields: \["events"\]\)/,
+    );
+    assert.match(body, /attempts: \[WebhookAttempt!\]! @listSize\(assumedSize: 100\)/);
   });
 
   it('answers 304 to a revalidation with its ETag', async () => {

@@ -10,6 +10,7 @@ export interface GraphQLErrorBody {
 export interface GraphQLBody {
   data?: any;
   errors?: GraphQLErrorBody[];
+  extensions?: Record<string, unknown>;
 }
 
 export interface GraphQLRequest {
@@ -40,4 +41,17 @@ export async function postGraphQL(
     body,
   });
   return { status: response.status, headers: response.headers, body };
+}
+
+/**
+ * The body without its `extensions.cost` (every answer carries one): for tests that compare whole
+ * bodies and are about something else. The cost has tests of its own.
+ */
+export function withoutCost<Body extends { extensions?: Record<string, unknown> }>(
+  body: Body,
+): Body {
+  if (!body.extensions || !('cost' in body.extensions)) return body;
+  const { cost: _cost, ...extensions } = body.extensions;
+  const { extensions: _all, ...rest } = body;
+  return (Object.keys(extensions).length ? { ...rest, extensions } : rest) as Body;
 }

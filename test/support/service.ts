@@ -65,6 +65,8 @@ export async function startTestService(
       // Nor does a delivery worker poll behind tests that count statements; those about
       // webhooks turn it on.
       WEBHOOK_DELIVERY_WORKER: 'off',
+      // Nor do cost budget leases land in them; the budget tests turn budgets on.
+      GRAPHQL_COST_BUDGETS: 'off',
       ...options.env,
     }),
     database: database.config,

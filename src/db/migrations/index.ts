@@ -19,6 +19,7 @@ import * as deploymentSettings from './0018_deployment_settings.js';
 import * as partialTokenIndexes from './0019_partial_token_indexes.js';
 import * as webhooks from './0020_webhooks.js';
 import * as appApiAccess from './0021_app_api_access.js';
+import * as costBudgets from './0022_cost_budgets.js';
 import * as persistedDocuments from './0023_persisted_documents.js';
 
 interface Migration {
@@ -52,6 +53,7 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migration]> =
   ['0019_partial_token_indexes', partialTokenIndexes],
   ['0020_webhooks', webhooks],
   ['0021_app_api_access', appApiAccess],
+  ['0022_cost_budgets', costBudgets],
   ['0023_persisted_documents', persistedDocuments],
 ];
 

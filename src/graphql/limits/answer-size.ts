@@ -12,6 +12,7 @@ import {
   type GraphQLResolveInfo,
   type GraphQLSchema,
 } from 'graphql';
+import { costDirectivesOf } from './cost-directives.js';
 
 /** How large one answer may grow (GRAPHQL_MAX_RESPONSE_NODES, GRAPHQL_MAX_RESPONSE_BYTES). */
 export interface AnswerLimits {
@@ -31,6 +32,7 @@ export interface AnswerLimits {
 export class AnswerBudget {
   private nodes = 0;
   private bytes = 0;
+  private weighed = 0;
   private exceededBy: string | undefined;
 
   constructor(private readonly limits: AnswerLimits) {}
@@ -44,10 +46,19 @@ export class AnswerBudget {
     return this.exceededBy !== undefined;
   }
 
+  /**
+   * The answer's actual cost: what was resolved, weighed as the cost model weighs the estimate
+   * (each object 1 unless the SDL's `@cost` says otherwise).
+   */
+  get actualCost(): number {
+    return Math.ceil(this.weighed);
+  }
+
   /** Counts a resolved value; false once the answer is past a limit. */
-  spend(nodes: number, bytes: number): boolean {
+  spend(nodes: number, bytes: number, cost = nodes): boolean {
     this.nodes += nodes;
     this.bytes += bytes;
+    this.weighed += cost;
     if (this.nodes > this.limits.maxNodes) {
       this.exceededBy ??= `more than ${this.limits.maxNodes} objects`;
     } else if (this.bytes > this.limits.maxBytes) {
@@ -80,12 +91,14 @@ export function countAnswers(schema: GraphQLSchema, budgetOf: BudgetOf): GraphQL
   if (countedSchemas.has(schema)) return schema;
   countedSchemas.add(schema);
   const mutations = schema.getMutationType();
+  const weights = costDirectivesOf(schema);
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isObjectType(type) || type.name.startsWith('__')) continue;
     for (const field of Object.values(type.getFields())) {
       field.resolve = countingResolver(
         field.resolve ?? defaultFieldResolver,
         field.type,
+        weights.weightOf(type.name, field),
         budgetOf,
         // A mutation after the limit must not write: its answer would be thrown away unseen.
         type === mutations,
@@ -105,6 +118,7 @@ export function countAnswers(schema: GraphQLSchema, budgetOf: BudgetOf): GraphQL
 function countingResolver(
   resolve: GraphQLFieldResolver<unknown, unknown>,
   type: GraphQLOutputType,
+  weight: number,
   budgetOf: BudgetOf,
   isMutation: boolean,
 ): GraphQLFieldResolver<unknown, unknown> {
@@ -115,7 +129,7 @@ function countingResolver(
       : isNonNullType(type)
         ? KEEP
         : null;
-  const shape = shapeOf(type);
+  const shape = shapeOf(type, weight);
   // Runs for every field of every answer: nothing is allocated for a value resolved at once.
   return (source, args, context, info) => {
     const budget = budgetOf(context);
@@ -142,11 +156,13 @@ interface Shape {
   list: boolean;
   /** Of objects, interfaces or unions (its items, for a list). */
   composite: boolean;
+  /** What each value (each item, for a list) adds to the actual cost (cost-model.ts). */
+  weight: number;
 }
 
-function shapeOf(type: GraphQLOutputType): Shape {
+function shapeOf(type: GraphQLOutputType, weight: number): Shape {
   const nullable = getNullableType(type);
-  return { list: isListType(nullable), composite: isCompositeType(getNamedType(nullable)) };
+  return { list: isListType(nullable), composite: isCompositeType(getNamedType(nullable)), weight };
 }
 
 /** What a field answers once the budget is spent (besides null). */
@@ -162,8 +178,19 @@ function counted(
   value: unknown,
 ): unknown {
   const keyBytes = String(info.path.key).length + 4;
-  if (budget.spend(nodesIn(value, shape), keyBytes + bytesOf(value, shape))) return value;
+  const nodes = nodesIn(value, shape);
+  const cost = shape.weight === 0 ? 0 : itemsIn(value, shape) * shape.weight;
+  if (budget.spend(nodes, keyBytes + bytesOf(value, shape), cost)) return value;
   return cut === KEEP ? value : cut === CUT_LIST ? [] : null;
+}
+
+/** Values a resolved value holds: a list's items that are not null, else 1 unless null. */
+function itemsIn(value: unknown, { list }: Shape): number {
+  if (value === null || value === undefined) return 0;
+  if (!list || !Array.isArray(value)) return 1;
+  let items = 0;
+  for (const item of value as unknown[]) if (item !== null && item !== undefined) items += 1;
+  return items;
 }
 
 /** Objects a resolved value adds (those selected inside it are counted by their own fields). */

@@ -3,7 +3,6 @@ import type { ApiAccess, GraphQLApi } from '../../graphql/api.js';
 import type { Webhooks } from '../compose.js';
 import { WEBHOOKS_API } from './caller.js';
 import type { WebhookManagement, WebhooksContextPart } from './context.js';
-import { WEBHOOK_LIST_ITEMS } from './list-items.js';
 import { webhookResolvers } from './resolvers/index.js';
 
 /**
@@ -32,7 +31,6 @@ export function webhooksApi(
     name: WEBHOOKS_API,
     access: WEBHOOKS_API_ACCESS,
     resolvers: webhookResolvers,
-    listItems: WEBHOOK_LIST_ITEMS,
     createContext: (request) => ({
       webhooks: services,
       // Used only after callingApp has accepted the caller as this app.

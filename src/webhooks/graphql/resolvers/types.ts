@@ -12,8 +12,7 @@ import type { WebhookDeliveryStatus as StoredStatus } from '../../../db/rows.js'
 import { deliveryCursor } from '../../delivery-cursor.js';
 import { callingApp } from '../caller.js';
 import type { WebhooksContext } from '../context.js';
-import { MAX_ATTEMPTS_LISTED } from '../list-items.js';
-import { connectionOf, pageSize } from '../pages.js';
+import { MAX_ATTEMPTS_LISTED, connectionOf, pageSize } from '../pages.js';
 import { utc, utcOrNull } from './times.js';
 
 export const WebhookEndpoint: WebhookEndpointResolvers<WebhooksContext> = {
