@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { Logger } from 'pino';
 import { composeAccountEmails } from './account-emails/compose.js';
 import { composeAccounts } from './accounts/compose.js';
+import { composeCalendarMail } from './calendar-mail/compose.js';
 import { graphqlApis } from './apis.js';
 import { createRequestListener } from './app.js';
 import { systemClock, type Clock } from './clock.js';
@@ -44,6 +45,8 @@ export interface RunningService {
   lifecycle: InterviewLifecycle;
   /** Runs the room sweep now (orphaned connections, abandoned interviews); tests drive it. */
   sweepRooms(): Promise<string[]>;
+  /** Sends the calendar mails due now, when this process sends them; how many were settled. */
+  sendCalendarMails(): Promise<number>;
   /** Where METRICS_PORT serves /metrics, when it is set (and this is no cluster worker). */
   metricsUrl?: string;
   /** Stops accepting connections, lets in-flight requests finish, then closes the pool. */
@@ -103,7 +106,13 @@ function composeCapabilities(options: StartOptions) {
     onRecordingChange: (eventId, change) => room.recordingChanged(eventId, change),
     outbox,
   });
-  const interviews = composeInterviews(shared, { accounts, recordings, outbox });
+  // Interview changes also write their participants' calendar mails, in the same transaction.
+  const calendarMail = composeCalendarMail(shared, { mail });
+  const interviews = composeInterviews(shared, {
+    accounts,
+    recordings,
+    outbox: calendarMail.observing(outbox),
+  });
   const lobby = composeLobby(shared, { interviews, sessions, recordings });
   const room = composeRoom(shared, { interviews, lobby, recordings, bus, outbox });
   const partnerConsole = composeConsole(shared, {
@@ -136,6 +145,7 @@ function composeCapabilities(options: StartOptions) {
     partnerConsole,
     graphql,
     webhooks,
+    calendarMail,
     closeMail,
     /** The home page's links: the development outbox only where there is one. */
     homeLinks: {
@@ -202,6 +212,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
     partnerConsole,
     graphql,
     webhooks,
+    calendarMail,
     closeMail,
     homeLinks,
   } = capabilities;
@@ -259,6 +270,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const metricsUrl = await metrics?.listen();
   const sweeper = interviews.startSweeping();
   const delivery = config.webhooks.deliveryWorker ? webhooks.startDelivering() : undefined;
+  const calendarSender = calendarMail.startSending();
 
   let stopping: Promise<void> | undefined;
   const stop = () => {
@@ -266,6 +278,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       shuttingDown = true;
       const sweeperStopped = sweeper?.stop();
       const deliveryStopped = delivery?.stop();
+      const calendarSenderStopped = calendarSender?.stop();
       // Live connections are upgraded sockets that server.close() does not wait for.
       const roomClosed = room.close();
       const forceClose = setTimeout(() => {
@@ -282,6 +295,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       clearTimeout(forceClose);
       await sweeperStopped;
       await deliveryStopped;
+      await calendarSenderStopped;
       await roomClosed;
       await bus.close();
       await closeMail();
@@ -301,6 +315,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
     metricsUrl,
     lifecycle: interviews.lifecycle,
     sweepRooms: () => room.sweepNow(),
+    sendCalendarMails: async () => (calendarSender ? calendarSender.sendDueNow() : 0),
     stop,
   };
 }

@@ -24,7 +24,7 @@ export function calendarFile(view: LobbyView, publicUrl: string): string {
   // adds the VTIMEZONE of every event zone.
   calendar.timezone({ name: null, generator: getVtimezoneComponent });
   calendar.createEvent({
-    id: `${event.id}@${new URL(publicUrl).host}`,
+    id: calendarUid(event.id, publicUrl),
     // Seconds since the event was created: grows with updated_at and stays a small integer.
     sequence: Math.max(0, Math.floor((event.updatedAt - event.createdAt) / 1000)),
     stamp: new Date(view.asOf),
@@ -39,6 +39,14 @@ export function calendarFile(view: LobbyView, publicUrl: string): string {
     status: event.status === 'CANCELLED' ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
   });
   return calendar.toString();
+}
+
+/**
+ * The event's UID in every calendar file and mail: the same for each copy of one event, so that a
+ * calendar app updates the copy it holds.
+ */
+export function calendarUid(eventId: string, publicUrl: string): string {
+  return `${eventId}@${new URL(publicUrl).host}`;
 }
 
 /**

@@ -39,6 +39,9 @@ const TABLES = [
   'webhook_endpoints',
   'webhook_deliveries',
   'webhook_attempts',
+  'calendar_invitations',
+  'calendar_mails',
+  'calendar_mail_app_settings',
 ];
 
 async function existingTables(db: Database): Promise<string[]> {
@@ -75,6 +78,7 @@ describeEachDialect(
         '0018_deployment_settings',
         '0019_partial_token_indexes',
         '0020_webhooks',
+        '0024_calendar_mails',
       ]);
       assert.deepEqual(await existingTables(db), TABLES);
       assert.deepEqual(await pendingMigrations(db), []);
@@ -82,6 +86,7 @@ describeEachDialect(
 
       const reverted = await rollbackAll(db);
       assert.deepEqual(reverted, [
+        '0024_calendar_mails',
         '0020_webhooks',
         '0019_partial_token_indexes',
         '0018_deployment_settings',

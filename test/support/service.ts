@@ -65,6 +65,8 @@ export async function startTestService(
       // Nor does a delivery worker poll behind tests that count statements; those about
       // webhooks turn it on.
       WEBHOOK_DELIVERY_WORKER: 'off',
+      // Nor a calendar mail sender; the tests of calendar mails turn it on.
+      CALENDAR_MAIL_SENDER: 'off',
       ...options.env,
     }),
     database: database.config,

@@ -18,6 +18,7 @@ import * as recordingChunks from './0017_recording_chunks.js';
 import * as deploymentSettings from './0018_deployment_settings.js';
 import * as partialTokenIndexes from './0019_partial_token_indexes.js';
 import * as webhooks from './0020_webhooks.js';
+import * as calendarMails from './0024_calendar_mails.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -49,6 +50,7 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migration]> =
   ['0018_deployment_settings', deploymentSettings],
   ['0019_partial_token_indexes', partialTokenIndexes],
   ['0020_webhooks', webhooks],
+  ['0024_calendar_mails', calendarMails],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
