@@ -113,7 +113,7 @@ function composeCapabilities(options: StartOptions) {
     recordings,
     outbox: calendarMail.observing(outbox),
   });
-  const lobby = composeLobby(shared, { interviews, sessions, recordings });
+  const lobby = composeLobby(shared, { interviews, sessions, recordings, calendar: calendarMail });
   const room = composeRoom(shared, { interviews, lobby, recordings, bus, outbox });
   const partnerConsole = composeConsole(shared, {
     accounts,
