@@ -122,6 +122,7 @@ function composeCapabilities(options: StartOptions) {
     accountEmails,
     mail,
     webhooks,
+    calendarMail,
   });
   const graphql = composeGraphQL(shared, {
     apis: graphqlApis({ interviews, webhooks }),

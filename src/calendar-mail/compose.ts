@@ -40,7 +40,7 @@ export function composeCalendarMail(
   const changes = new CalendarChanges(settings, () => sender?.wake());
   return {
     observing: (outbox) => (settings.enabled ? alsoTelling(outbox, changes) : outbox),
-    appSettings: new AppCalendarSettings(store, clock),
+    appSettings: new AppCalendarSettings(store, clock, shared.audit),
     sequenceOf: (eventId) => store.sequenceOf(eventId),
     startSending() {
       if (!settings.enabled || !settings.sender) return null;

@@ -58,6 +58,7 @@ const EVENT_WORDS: Record<string, string> = {
   'app.secret_rotated': 'Client secret rotated',
   'app.secret_revealed': 'Client secret revealed on the console',
   'app.deleted': 'App deleted',
+  'calendar_mail.settings_changed': 'Calendar mail settings changed',
   'webhook.endpoint_created': 'Webhook endpoint added',
   'webhook.endpoint_updated': 'Webhook endpoint changed',
   'webhook.endpoint_enabled': 'Webhook endpoint enabled',
@@ -72,6 +73,8 @@ const EVENT_WORDS: Record<string, string> = {
 /** The only details the Activity tab shows, in this order; none of them can hold a secret. */
 const SHOWN_DETAILS: Record<string, string> = {
   changed: 'Changed',
+  invitations: 'Invitations, updates and cancellations',
+  reminders: 'Reminders',
   name: 'Name',
   client_type: 'Client type',
   grant: 'Grant',

@@ -1,7 +1,8 @@
 import type { GrantChoice } from '../oauth/grants/registry.js';
 import { appPaths } from './paths.js';
 
-export type AppTab = 'overview' | 'credentials' | 'redirect-urls' | 'webhooks' | 'activity';
+export type AppTab =
+  'overview' | 'credentials' | 'redirect-urls' | 'webhooks' | 'calendar-mails' | 'activity';
 
 /** The tab bar shown on every page of an app, the current tab marked. */
 export function appTabs(clientId: string, current: AppTab | null) {
@@ -11,6 +12,7 @@ export function appTabs(clientId: string, current: AppTab | null) {
     ['credentials', 'Credentials', paths.credentials],
     ['redirect-urls', 'Redirect URLs', paths.redirectUrls],
     ['webhooks', 'Webhooks', paths.webhooks],
+    ['calendar-mails', 'Calendar mails', paths.calendarMails],
     ['activity', 'Activity', paths.activity],
   ];
   return tabs.map(([id, label, href]) => ({ label, href, current: id === current }));

@@ -1,5 +1,6 @@
 import type { Router } from 'express';
 import type { AccountEmails } from '../account-emails/compose.js';
+import type { CalendarMail } from '../calendar-mail/compose.js';
 import type { Accounts } from '../accounts/compose.js';
 import type { MailCapability } from '../mail/compose.js';
 import type { OAuth } from '../oauth/compose.js';
@@ -25,6 +26,7 @@ export function composeConsole(
     accountEmails: AccountEmails;
     mail: MailCapability;
     webhooks: Pick<Webhooks, 'endpoints'>;
+    calendarMail: Pick<CalendarMail, 'appSettings'>;
   },
 ): Console {
   const { config } = shared;
@@ -53,6 +55,7 @@ export function composeConsole(
     grantChoices: oauth.grants.choices(),
     explorerTokens: oauth.explorerTokens,
     webhooks: deps.webhooks.endpoints,
+    calendarMail: { settings: deps.calendarMail.appSettings, config: config.calendarMail },
   };
   return { router: () => consoleRouter(dependencies) };
 }

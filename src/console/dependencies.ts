@@ -5,7 +5,8 @@ import type { PasswordReset } from '../account-emails/password-reset.js';
 import type { SignUp } from '../account-emails/sign-up.js';
 import type { OutboxEntry } from '../mail/outbox-mailer.js';
 import type { Clock } from '../clock.js';
-import type { Config } from '../config.js';
+import type { AppCalendarSettings } from '../calendar-mail/app-calendar-settings.js';
+import type { CalendarMailSettings, Config } from '../config.js';
 import type { GrantChoice } from '../oauth/grants/registry.js';
 import type { ExplorerTokens } from '../oauth/tokens/explorer-tokens.js';
 import type { RateLimiter } from '../security/rate-limiter.js';
@@ -54,4 +55,10 @@ export interface ConsoleDependencies {
   explorerTokens: ExplorerTokens;
   /** The Webhooks tab's endpoints and deliveries (src/webhooks/compose.ts). */
   webhooks: WebhookEndpointService;
+  /** The Calendar mails tab: each app's switches (src/calendar-mail/compose.ts). */
+  calendarMail: {
+    settings: AppCalendarSettings;
+    /** CALENDAR_MAILS and CALENDAR_REMINDERS, which the tab describes. */
+    config: CalendarMailSettings;
+  };
 }

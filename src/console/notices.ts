@@ -26,6 +26,8 @@ export const NOTICES = {
   'webhook-deleted': 'Endpoint deleted, with its delivery log.',
   'webhook-resent': 'Delivery queued to be sent again, with the same webhook-id.',
   'webhook-recovered': 'Failed deliveries queued to be sent again.',
+  'calendar-mails-saved':
+    "Calendar mail settings saved. They apply to the app's interview changes from now on.",
 } as const;
 
 export type Notice = keyof typeof NOTICES;

@@ -59,6 +59,7 @@ export const CONSOLE_PATHS = {
     webhookRecover: `${APP}/webhooks/:endpointId/recover`,
     webhookDelivery: `${APP}/webhooks/:endpointId/deliveries/:deliveryId`,
     webhookResend: `${APP}/webhooks/:endpointId/deliveries/:deliveryId/resend`,
+    calendarMails: `${APP}/calendar-mails`,
   },
   employers: {
     list: EMPLOYERS,
@@ -99,6 +100,7 @@ export function appPaths(clientId: string) {
     webhooks: `${base}/webhooks`,
     webhook: (endpointId: string) =>
       webhookPaths(`${base}/webhooks/${encodeURIComponent(endpointId)}`),
+    calendarMails: `${base}/calendar-mails`,
   };
 }
 
