@@ -70,6 +70,15 @@ export class CalendarMailSender {
     this.tick();
   }
 
+  /**
+   * Waits for a round in progress (a commit's wake), then sends every mail due now: once it
+   * resolves, everything due has been handed over. How many this call settled.
+   */
+  async flush(): Promise<number> {
+    await this.running;
+    return this.sendDueNow();
+  }
+
   /** Sends every mail due now; how many were settled (sent, skipped or given up). */
   async sendDueNow(): Promise<number> {
     const { store, clock } = this.deps;

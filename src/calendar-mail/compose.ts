@@ -9,7 +9,7 @@ import { CalendarMailStore } from './calendar-mail-store.js';
 export interface RunningCalendarMail {
   /** Sends nothing more; waits for the mails in hand. */
   stop(): Promise<void>;
-  /** Sends every mail due now (tests; the poll does it otherwise). */
+  /** Sends every mail due now, after a round in progress (tests; the poll does it otherwise). */
   sendDueNow(): Promise<number>;
 }
 
@@ -62,7 +62,7 @@ export function composeCalendarMail(
           await started.stop();
           if (sender === started) sender = undefined;
         },
-        sendDueNow: () => started.sendDueNow(),
+        sendDueNow: () => started.flush(),
       };
     },
   };

@@ -80,10 +80,10 @@ export function planCalendarMails(input: PlanInput): CalendarPlan | null {
   const detailsChanged = previous !== null && !sameDetails(previous.snapshot, current);
   if (previous && !detailsChanged && !added.length && !removed.length) return null;
 
-  // A new time or title, or a participant less, is a new version for everyone who keeps it;
-  // a participant more is news only to them.
-  const revised = detailsChanged || removed.length > 0;
-  const sequence = previous ? previous.sequence + (revised ? 1 : 0) : 0;
+  // A new time, title or list of participants is a new version: those who keep the event get
+  // it as an update, those added as an invitation, those removed as a cancellation.
+  const sequence = previous ? previous.sequence + 1 : 0;
+  const revised = previous !== null;
   const mails: PlannedMail[] = [];
   if (input.invitations) {
     if (revised) for (const to of kept) mails.push(mail('update', to, sequence, current, now));

@@ -247,7 +247,7 @@ describeEachDialect('calendar mails of an interview, through SMTP', (database) =
     }
   });
 
-  it('invites an added interviewer alone, at the SEQUENCE the others hold', async () => {
+  it('invites an added interviewer and updates the others, one SEQUENCE higher', async () => {
     const first = address('lee');
     const added = address('kim');
     const interviewee = address('casey');
@@ -259,10 +259,18 @@ describeEachDialect('calendar mails of an interview, through SMTP', (database) =
     await graphql(UPDATE, {
       input: { addInterviewers: { id: event.id, interviewers: [{ email: added }] } },
     });
-    const [invitation] = (await received([added], 1))[0]!;
+    const [toAdded, toFirst] = await received([added, first], 1);
+    const invitation = toAdded![0];
+    assert.match(invitation!.mail.subject, /Invitation/);
     assert.equal(invitation!.method, 'REQUEST');
-    assert.equal(invitation!.event!.sequence, 1);
-    assert.equal(inbox.to(first).length, 2, 'no mail to those already invited');
+    assert.equal(invitation!.event!.sequence, 2);
+    await inbox.waitFor(first, 3);
+    const update = inbox.to(first).map(view)[2]!;
+    assert.ok(toFirst!.length >= 2);
+    assert.equal(update.method, 'REQUEST');
+    assert.equal(update.event!.sequence, 2);
+    const attendees = [update.event!.attendee ?? []].flat() as unknown as Array<{ val: string }>;
+    assert.ok(attendees.some((attendee) => attendee.val.toLowerCase() === `mailto:${added}`));
   });
 
   it('reminds 24 h and 1 h before, once each across two processes, never for a cancelled event', async () => {
