@@ -83,10 +83,9 @@ export function planCalendarMails(input: PlanInput): CalendarPlan | null {
   // A new time, title or list of participants is a new version: those who keep the event get
   // it as an update, those added as an invitation, those removed as a cancellation.
   const sequence = previous ? previous.sequence + 1 : 0;
-  const revised = previous !== null;
   const mails: PlannedMail[] = [];
   if (input.invitations) {
-    if (revised) for (const to of kept) mails.push(mail('update', to, sequence, current, now));
+    for (const to of kept) mails.push(mail('update', to, sequence, current, now));
     for (const to of added) mails.push(mail('invitation', to, sequence, current, now));
     // Withdrawn from them alone: their cancellation names only them (RFC 5546 §3.2.5).
     for (const to of removed) {
