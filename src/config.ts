@@ -387,6 +387,56 @@ const mailVariables = {
 };
 
 // ---------------------------------------------------------------------------------------------
+// Calendar mails of interviews (README "Calendar mails"): invitations, updates, cancellations
+// and reminders to each participant.
+// ---------------------------------------------------------------------------------------------
+
+export const DEFAULT_CALENDAR_REMINDERS = '24h,1h';
+export const DEFAULT_CALENDAR_RETRY_SCHEDULE = '1m,5m,30m,2h,6h';
+
+/** `24h,1h`: how long before the start each reminder goes (m, h, d; at most 30 days), or `none`. */
+const reminderOffsets = z
+  .string()
+  .trim()
+  .transform((value, context) => {
+    if (value === 'none') return [];
+    const offsets = value.split(',').map((part) => {
+      const match = /^(\d+)(m|h|d)$/.exec(part.trim());
+      return match ? Number(match[1]) * DURATION_UNITS_MS[match[2]!]! : Number.NaN;
+    });
+    const valid =
+      offsets.length <= 5 &&
+      new Set(offsets).size === offsets.length &&
+      offsets.every((offset) => Number.isFinite(offset) && offset > 0 && offset <= 30 * 86_400_000);
+    if (!valid) {
+      context.addIssue({
+        code: z.ZodIssueCode.custom,
+        message: 'must be none or 1 to 5 different offsets such as 24h,1h (m, h, d; each ≤ 30d)',
+      });
+      return z.NEVER;
+    }
+    return offsets.sort((a, b) => b - a);
+  });
+
+const calendarMailVariables = {
+  /** `off`: no calendar mail is written (nor sent) for any app. */
+  CALENDAR_MAILS: z
+    .enum(['on', 'off'])
+    .default('on')
+    .transform((value) => value === 'on'),
+  CALENDAR_REMINDERS: reminderOffsets.prefault(DEFAULT_CALENDAR_REMINDERS),
+  /** Pauses between attempts to hand a mail to SMTP; after the last it is given up. */
+  CALENDAR_MAIL_RETRY_SCHEDULE: retrySchedule.prefault(DEFAULT_CALENDAR_RETRY_SCHEDULE),
+  /** How often a process looks for due calendar mails it was not told about (reminders). */
+  CALENDAR_MAIL_POLL_MS: positiveInt.max(600_000).default(5000),
+  /** `off`: this process sends no calendar mail (others sharing the database do). */
+  CALENDAR_MAIL_SENDER: z
+    .enum(['on', 'off'])
+    .default('on')
+    .transform((value) => value === 'on'),
+};
+
+// ---------------------------------------------------------------------------------------------
 // The database (DESIGN §7).
 // ---------------------------------------------------------------------------------------------
 
@@ -449,6 +499,7 @@ const environmentSchema = z.object({
   ...roomVariables,
   ...webhookVariables,
   ...mailVariables,
+  ...calendarMailVariables,
 });
 
 export type DatabaseConfig = (
@@ -562,6 +613,19 @@ export interface Config {
     /** The From header of every mail. */
     from: string;
   };
+  calendarMail: CalendarMailSettings;
+}
+
+export interface CalendarMailSettings {
+  /** CALENDAR_MAILS: whether calendar mails are written at all (each app may turn them off too). */
+  enabled: boolean;
+  /** How long before an interview's start each reminder goes, longest first; none: []. */
+  remindersBeforeMs: number[];
+  /** Pause before each retry of a mail SMTP refused; after the last, the mail has failed. */
+  retryScheduleMs: number[];
+  pollMs: number;
+  /** Whether this process sends calendar mails (CALENDAR_MAIL_SENDER). */
+  sender: boolean;
 }
 
 export interface WebhookSettings {
@@ -715,6 +779,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       deliveryWorker: e.WEBHOOK_DELIVERY_WORKER,
     },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
+    calendarMail: {
+      enabled: e.CALENDAR_MAILS,
+      remindersBeforeMs: e.CALENDAR_REMINDERS,
+      retryScheduleMs: e.CALENDAR_MAIL_RETRY_SCHEDULE,
+      pollMs: e.CALENDAR_MAIL_POLL_MS,
+      sender: e.CALENDAR_MAIL_SENDER,
+    },
   };
 }
 

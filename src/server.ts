@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { composeAccountEmails } from './account-emails/compose.js';
 import { composeAccounts } from './accounts/compose.js';
 import { API_CATALOGUE, graphqlApis } from './apis.js';
+import { composeCalendarMail } from './calendar-mail/compose.js';
 import { createRequestListener } from './app.js';
 import { systemClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
@@ -46,6 +47,8 @@ export interface RunningService {
   lifecycle: InterviewLifecycle;
   /** Runs the room sweep now (orphaned connections, abandoned interviews); tests drive it. */
   sweepRooms(): Promise<string[]>;
+  /** Sends the calendar mails due now, when this process sends them; how many were settled. */
+  sendCalendarMails(): Promise<number>;
   /** Where METRICS_PORT serves /metrics, when it is set (and this is no cluster worker). */
   metricsUrl?: string;
   /** Stops accepting connections, lets in-flight requests finish, then closes the pool. */
@@ -105,8 +108,14 @@ function composeCapabilities(options: StartOptions) {
     onRecordingChange: (eventId, change) => room.recordingChanged(eventId, change),
     outbox,
   });
-  const interviews = composeInterviews(shared, { accounts, recordings, outbox });
-  const lobby = composeLobby(shared, { interviews, sessions, recordings });
+  // Interview changes also write their participants' calendar mails, in the same transaction.
+  const calendarMail = composeCalendarMail(shared, { mail });
+  const interviews = composeInterviews(shared, {
+    accounts,
+    recordings,
+    outbox: calendarMail.observing(outbox),
+  });
+  const lobby = composeLobby(shared, { interviews, sessions, recordings, calendar: calendarMail });
   const room = composeRoom(shared, { interviews, lobby, recordings, bus, outbox });
   const costBudgets = composeCostBudgets(shared);
   const partnerConsole = composeConsole(shared, {
@@ -117,6 +126,7 @@ function composeCapabilities(options: StartOptions) {
     mail,
     webhooks,
     costBudgets,
+    calendarMail,
   });
   const graphql = composeGraphQL(shared, {
     apis: graphqlApis({ interviews, webhooks }),
@@ -144,6 +154,7 @@ function composeCapabilities(options: StartOptions) {
     graphql,
     webhooks,
     costBudgets,
+    calendarMail,
     closeMail,
     /** The home page's links: the development outbox only where there is one. */
     homeLinks: {
@@ -212,6 +223,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
     graphql,
     webhooks,
     costBudgets,
+    calendarMail,
     closeMail,
     homeLinks,
     accounts,
@@ -272,6 +284,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const metricsUrl = await metrics?.listen();
   const sweeper = interviews.startSweeping();
   const delivery = config.webhooks.deliveryWorker ? webhooks.startDelivering() : undefined;
+  const calendarSender = calendarMail.startSending();
 
   let stopping: Promise<void> | undefined;
   const stop = () => {
@@ -279,6 +292,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       shuttingDown = true;
       const sweeperStopped = sweeper?.stop();
       const deliveryStopped = delivery?.stop();
+      const calendarSenderStopped = calendarSender?.stop();
       // Live connections are upgraded sockets that server.close() does not wait for.
       const roomClosed = room.close();
       const forceClose = setTimeout(() => {
@@ -295,6 +309,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       clearTimeout(forceClose);
       await sweeperStopped;
       await deliveryStopped;
+      await calendarSenderStopped;
       await roomClosed;
       await bus.close();
       await closeMail();
@@ -316,6 +331,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
     metricsUrl,
     lifecycle: interviews.lifecycle,
     sweepRooms: () => room.sweepNow(),
+    sendCalendarMails: async () => (calendarSender ? calendarSender.sendDueNow() : 0),
     stop,
   };
 }

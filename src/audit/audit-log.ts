@@ -39,6 +39,7 @@ export type AuditEventType =
   /** Someone signed up with an address that has an account; its owner was mailed (or not). */
   | 'sign_up.existing_address'
   /** Webhook endpoint management (src/webhooks/endpoint-service.ts); never the secret itself. */
+  | 'calendar_mail.settings_changed'
   | 'webhook.endpoint_created'
   | 'webhook.endpoint_updated'
   | 'webhook.endpoint_enabled'

@@ -62,6 +62,7 @@ const EVENT_WORDS: Record<string, string> = {
   'app.api_enabled': 'API enabled',
   'app.api_disabled': 'API disabled',
   'app.cost_budget_changed': 'API budget changed',
+  'calendar_mail.settings_changed': 'Calendar mail settings changed',
   'webhook.endpoint_created': 'Webhook endpoint added',
   'webhook.endpoint_updated': 'Webhook endpoint changed',
   'webhook.endpoint_enabled': 'Webhook endpoint enabled',
@@ -77,6 +78,8 @@ const EVENT_WORDS: Record<string, string> = {
 const SHOWN_DETAILS: Record<string, string> = {
   changed: 'Changed',
   api: 'API',
+  invitations: 'Invitations, updates and cancellations',
+  reminders: 'Reminders',
   name: 'Name',
   client_type: 'Client type',
   grant: 'Grant',

@@ -2,7 +2,13 @@ import type { GrantChoice } from '../oauth/grants/registry.js';
 import { appPaths } from './paths.js';
 
 export type AppTab =
-  'overview' | 'credentials' | 'redirect-urls' | 'webhooks' | 'budget' | 'activity';
+  | 'overview'
+  | 'credentials'
+  | 'redirect-urls'
+  | 'webhooks'
+  | 'budget'
+  | 'calendar-mails'
+  | 'activity';
 
 /** The tab bar shown on every page of an app, the current tab marked. */
 export function appTabs(clientId: string, current: AppTab | null) {
@@ -13,6 +19,7 @@ export function appTabs(clientId: string, current: AppTab | null) {
     ['redirect-urls', 'Redirect URLs', paths.redirectUrls],
     ['webhooks', 'Webhooks', paths.webhooks],
     ['budget', 'API budget', paths.budget],
+    ['calendar-mails', 'Calendar mails', paths.calendarMails],
     ['activity', 'Activity', paths.activity],
   ];
   return tabs.map(([id, label, href]) => ({ label, href, current: id === current }));

@@ -1,5 +1,6 @@
 import type { Router } from 'express';
 import type { AccountEmails } from '../account-emails/compose.js';
+import type { CalendarMail } from '../calendar-mail/compose.js';
 import type { Accounts } from '../accounts/compose.js';
 import type { MailCapability } from '../mail/compose.js';
 import type { OAuth } from '../oauth/compose.js';
@@ -27,6 +28,7 @@ export function composeConsole(
     mail: MailCapability;
     webhooks: Pick<Webhooks, 'endpoints'>;
     costBudgets: Pick<CostBudgets, 'settings'>;
+    calendarMail: Pick<CalendarMail, 'appSettings'>;
   },
 ): Console {
   const { config } = shared;
@@ -57,6 +59,7 @@ export function composeConsole(
     explorerTokens: oauth.explorerTokens,
     webhooks: deps.webhooks.endpoints,
     budgets: deps.costBudgets.settings,
+    calendarMail: { settings: deps.calendarMail.appSettings, config: config.calendarMail },
   };
   return { router: () => consoleRouter(dependencies) };
 }

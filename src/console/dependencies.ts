@@ -6,7 +6,8 @@ import type { PasswordReset } from '../account-emails/password-reset.js';
 import type { SignUp } from '../account-emails/sign-up.js';
 import type { OutboxEntry } from '../mail/outbox-mailer.js';
 import type { Clock } from '../clock.js';
-import type { Config } from '../config.js';
+import type { AppCalendarSettings } from '../calendar-mail/app-calendar-settings.js';
+import type { CalendarMailSettings, Config } from '../config.js';
 import type { BudgetSettings } from '../cost-budgets/budget-settings.js';
 import type { GrantChoice } from '../oauth/grants/registry.js';
 import type { ExplorerTokens } from '../oauth/tokens/explorer-tokens.js';
@@ -60,4 +61,10 @@ export interface ConsoleDependencies {
   webhooks: WebhookEndpointService;
   /** The API budget tab's GraphQL cost budget of each app (src/cost-budgets/). */
   budgets: BudgetSettings;
+  /** The Calendar mails tab: each app's switches (src/calendar-mail/compose.ts). */
+  calendarMail: {
+    settings: AppCalendarSettings;
+    /** CALENDAR_MAILS and CALENDAR_REMINDERS, which the tab describes. */
+    config: CalendarMailSettings;
+  };
 }

@@ -111,6 +111,7 @@ export class EmailPages {
         sent_at: new Date(mail.sentAt).toISOString(),
         text: mail.text,
         links: mail.links,
+        calendar: mail.calendar ?? null,
       })),
     });
   }

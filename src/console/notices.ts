@@ -29,6 +29,8 @@ export const NOTICES = {
   'webhook-resent': 'Delivery queued to be sent again, with the same webhook-id.',
   'webhook-recovered': 'Failed deliveries queued to be sent again.',
   'budget-updated': 'Budget saved. It applies to requests within a second.',
+  'calendar-mails-saved':
+    "Calendar mail settings saved. They apply to the app's interview changes from now on.",
 } as const;
 
 export type Notice = keyof typeof NOTICES;

@@ -62,6 +62,7 @@ export const CONSOLE_PATHS = {
     webhookRecover: `${APP}/webhooks/:endpointId/recover`,
     webhookDelivery: `${APP}/webhooks/:endpointId/deliveries/:deliveryId`,
     webhookResend: `${APP}/webhooks/:endpointId/deliveries/:deliveryId/resend`,
+    calendarMails: `${APP}/calendar-mails`,
   },
   employers: {
     list: EMPLOYERS,
@@ -104,6 +105,7 @@ export function appPaths(clientId: string) {
     budget: `${base}/budget`,
     webhook: (endpointId: string) =>
       webhookPaths(`${base}/webhooks/${encodeURIComponent(endpointId)}`),
+    calendarMails: `${base}/calendar-mails`,
   };
 }
 

@@ -401,3 +401,44 @@ export interface PersistedDocumentRow {
   source: PersistedDocumentSource;
   registered_at: EpochMs;
 }
+
+/** What an event's participants were last mailed (src/calendar-mail). */
+export interface CalendarInvitationRow {
+  event_id: string;
+  sequence: number;
+  /** JSON of a CalendarSnapshot: the event and its participants as last mailed. */
+  snapshot: string;
+  updated_at: EpochMs;
+}
+
+export type CalendarMailKind = 'invitation' | 'update' | 'cancellation' | 'reminder';
+export type CalendarMailStatus = 'pending' | 'sent' | 'skipped' | 'failed';
+
+/** One calendar mail to one participant, written in the transaction of the change. */
+export interface CalendarMailRow {
+  id: number;
+  event_id: string;
+  kind: CalendarMailKind;
+  recipient_email: string;
+  recipient_role: 'interviewee' | 'interviewer';
+  interviewee_id: string | null;
+  sequence: number;
+  /** JSON of a CalendarSnapshot: the event as it was when the mail was written. */
+  snapshot: string;
+  minutes_before: number | null;
+  status: CalendarMailStatus;
+  attempt_count: number;
+  due_at: EpochMs;
+  leased_until: EpochMs | null;
+  last_error: string | null;
+  sent_at: EpochMs | null;
+  created_at: EpochMs;
+}
+
+/** An app's calendar mail switches; an app without a row has both on. */
+export interface CalendarMailAppSettingsRow {
+  app_id: string;
+  invitations: boolean;
+  reminders: boolean;
+  updated_at: EpochMs;
+}

@@ -9,9 +9,15 @@ export const CALENDAR_FILE_NAME = 'event.ics';
 /**
  * The event as an iCalendar file with one VEVENT. Its UID is the same for every copy of an
  * event, and its SEQUENCE grows with every change, so a calendar app replaces the copy it has
- * (a reschedule, a cancellation) instead of adding a second one.
+ * (a reschedule, a cancellation) instead of adding a second one. `mailedSequence` is the one the
+ * event's calendar mails reached: a file opened after a mail must not hold a higher one, or the
+ * next mailed update would look older than it to the calendar app.
  */
-export function calendarFile(view: LobbyView, publicUrl: string): string {
+export function calendarFile(
+  view: LobbyView,
+  publicUrl: string,
+  mailedSequence: number | null = null,
+): string {
   const { event } = view;
   const zone = calendarZone(event.timezone);
   const at = (instant: number) => (zone ? new ZonedDate(instant, zone) : new Date(instant));
@@ -24,9 +30,10 @@ export function calendarFile(view: LobbyView, publicUrl: string): string {
   // adds the VTIMEZONE of every event zone.
   calendar.timezone({ name: null, generator: getVtimezoneComponent });
   calendar.createEvent({
-    id: `${event.id}@${new URL(publicUrl).host}`,
-    // Seconds since the event was created: grows with updated_at and stays a small integer.
-    sequence: Math.max(0, Math.floor((event.updatedAt - event.createdAt) / 1000)),
+    id: calendarUid(event.id, publicUrl),
+    // Without calendar mails, seconds since the event was created: grows with updated_at and
+    // stays a small integer.
+    sequence: mailedSequence ?? Math.max(0, Math.floor((event.updatedAt - event.createdAt) / 1000)),
     stamp: new Date(view.asOf),
     lastModified: new Date(event.updatedAt),
     timezone: zone,
@@ -39,6 +46,14 @@ export function calendarFile(view: LobbyView, publicUrl: string): string {
     status: event.status === 'CANCELLED' ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
   });
   return calendar.toString();
+}
+
+/**
+ * The event's UID in every calendar file and mail: the same for each copy of one event, so that a
+ * calendar app updates the copy it holds.
+ */
+export function calendarUid(eventId: string, publicUrl: string): string {
+  return `${eventId}@${new URL(publicUrl).host}`;
 }
 
 /**

@@ -18,7 +18,13 @@ export interface Lobby {
 
 export function composeLobby(
   shared: SharedDependencies,
-  deps: { interviews: Interviews; sessions: Sessions; recordings: Recordings },
+  deps: {
+    interviews: Interviews;
+    sessions: Sessions;
+    recordings: Recordings;
+    /** The SEQUENCE each event's calendar mails reached, for its calendar file. */
+    calendar?: { sequenceOf(eventId: string): Promise<number | null> };
+  },
 ): Lobby {
   const { config } = shared;
   const dependencies = {
@@ -30,6 +36,7 @@ export function composeLobby(
     }),
     identifyLimiter: createRateLimiter(shared, 'lobby-identify', config.rateLimits.signIn),
     recordings: deps.recordings.service,
+    calendarSequence: deps.calendar && ((eventId: string) => deps.calendar!.sequenceOf(eventId)),
   };
   const pages = new LobbyPages();
   return {

@@ -25,6 +25,8 @@ export interface LobbyDependencies {
   identifyLimiter: AttemptLimiter;
   /** Recording uploads from the interviewer lobby; absent, the lobby has none. */
   recordings?: RecordingUploads;
+  /** The SEQUENCE the event's calendar mails reached (src/calendar-mail), or null. */
+  calendarSequence?: (eventId: string) => Promise<number | null>;
 }
 
 const PAGE_PREFIXES = [LOBBY_PATHS.landing, LOBBY_PATHS.interviewer, LOBBY_PATHS.interviewee];
@@ -55,7 +57,7 @@ export function lobbyRouter(deps: LobbyDependencies): Router {
   mountIntervieweeLobby(router, services, form);
   mountInterviewerLobby(router, services, form);
   mountRoomPage(router, services);
-  mountCalendarFiles(router, services, deps.config.publicUrl);
+  mountCalendarFiles(router, services, deps.config.publicUrl, deps.calendarSequence);
   if (deps.recordings) {
     mountRecordingUploads(router, services, deps.recordings, deps.config.recordings);
   }

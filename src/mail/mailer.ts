@@ -4,6 +4,17 @@ export interface Mail {
   subject: string;
   text: string;
   html: string;
+  /** An iTIP calendar message (RFC 6047): sent as a text/calendar part and a .ics attachment. */
+  calendar?: CalendarPart;
+}
+
+export interface CalendarPart {
+  /** The iCalendar METHOD, repeated as the part's `method` parameter. */
+  method: 'REQUEST' | 'CANCEL';
+  /** The VCALENDAR text. */
+  content: string;
+  /** The attachment's name. */
+  filename: string;
 }
 
 /** Where the service's mail goes: SMTP, or the log (and the development outbox). */

@@ -11,6 +11,8 @@ export interface OutboxEntry {
   subject: string;
   text: string;
   links: string[];
+  /** The calendar part of an interview's calendar mail (its METHOD and VCALENDAR text). */
+  calendar?: { method: string; content: string };
 }
 
 /**
@@ -33,6 +35,9 @@ export class OutboxMailer implements Mailer {
       subject: mail.subject,
       text: mail.text,
       links: linksIn(mail.text),
+      ...(mail.calendar && {
+        calendar: { method: mail.calendar.method, content: mail.calendar.content },
+      }),
     };
     this.entries.unshift(entry);
     this.entries.length = Math.min(this.entries.length, OUTBOX_SIZE);

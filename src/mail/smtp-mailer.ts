@@ -13,7 +13,14 @@ export class SmtpMailer implements Mailer {
   }
 
   async send(mail: Mail): Promise<void> {
-    await this.transport.sendMail({ from: this.from, ...mail });
+    const { calendar, ...parts } = mail;
+    // nodemailer puts the event in twice: a text/calendar alternative (what mail clients turn
+    // into an invitation) and an application/ics attachment (what the others can import).
+    await this.transport.sendMail({
+      from: this.from,
+      ...parts,
+      ...(calendar && { icalEvent: calendar }),
+    });
   }
 
   close(): void {

@@ -121,12 +121,20 @@ describeEachDialect('console app details', (database) => {
       name: 'Sched <script>',
       description: 'Books <i>interviews</i>',
     });
-    const tabs = ['Overview', 'Credentials', 'Redirect URLs', 'Webhooks', 'Activity'];
+    const tabs = [
+      'Overview',
+      'Credentials',
+      'Redirect URLs',
+      'Webhooks',
+      'Calendar mails',
+      'Activity',
+    ];
     for (const [path, current] of [
       [base, 'Overview'],
       [`${base}/credentials`, 'Credentials'],
       [`${base}/redirect-urls`, 'Redirect URLs'],
       [`${base}/webhooks`, 'Webhooks'],
+      [`${base}/calendar-mails`, 'Calendar mails'],
       [`${base}/activity`, 'Activity'],
     ] as const) {
       const page = await browser.get(path);

@@ -24,6 +24,7 @@ describe('console paths', () => {
       'redirectUrls',
       'activity',
       'delete',
+      'calendarMails',
     ] as const) {
       assert.equal(built[tab], fill(patterns[tab], { clientId }), tab);
     }

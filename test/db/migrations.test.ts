@@ -44,6 +44,9 @@ const TABLES = [
   'cost_budget_clients',
   'cost_budget_leases',
   'persisted_documents',
+  'calendar_invitations',
+  'calendar_mails',
+  'calendar_mail_app_settings',
 ];
 
 async function existingTables(db: Database): Promise<string[]> {
@@ -83,6 +86,7 @@ describeEachDialect(
         '0021_app_api_access',
         '0022_cost_budgets',
         '0023_persisted_documents',
+        '0024_calendar_mails',
       ]);
       assert.deepEqual(await existingTables(db), TABLES);
       assert.deepEqual(await pendingMigrations(db), []);
@@ -90,6 +94,7 @@ describeEachDialect(
 
       const reverted = await rollbackAll(db);
       assert.deepEqual(reverted, [
+        '0024_calendar_mails',
         '0023_persisted_documents',
         '0022_cost_budgets',
         '0021_app_api_access',

@@ -64,3 +64,45 @@ describe('mailers without SMTP', () => {
     );
   });
 });
+
+describe('calendar mail settings', () => {
+  it('reads CALENDAR_* with 24 h and 1 h reminders by default, and refuses bad offsets', () => {
+    assert.deepEqual(loadConfig({}).calendarMail, {
+      enabled: true,
+      remindersBeforeMs: [24 * 3_600_000, 3_600_000],
+      retryScheduleMs: [60_000, 300_000, 1_800_000, 7_200_000, 21_600_000],
+      pollMs: 5000,
+      sender: true,
+    });
+    const set = loadConfig({
+      CALENDAR_MAILS: 'off',
+      CALENDAR_REMINDERS: '15m,2d',
+      CALENDAR_MAIL_SENDER: 'off',
+    }).calendarMail;
+    assert.deepEqual(
+      [set.enabled, set.sender, set.remindersBeforeMs],
+      [false, false, [2 * 86_400_000, 900_000]],
+    );
+    assert.deepEqual(loadConfig({ CALENDAR_REMINDERS: 'none' }).calendarMail.remindersBeforeMs, []);
+    for (const bad of ['24', '1h,1h', '31d', '0m', '1h;2h', '1w']) {
+      assert.throws(
+        () => loadConfig({ CALENDAR_REMINDERS: bad }),
+        (error: Error) => error instanceof ConfigError && /CALENDAR_REMINDERS/.test(error.message),
+        bad,
+      );
+    }
+  });
+});
+
+describe('the development outbox and calendar mails', () => {
+  it('keeps the calendar part, for the console page to show', async () => {
+    const { logger } = capturingLogger();
+    const outbox = new OutboxMailer(logger, new ManualClock(0));
+    const content = 'BEGIN:VCALENDAR\r\nMETHOD:REQUEST\r\nEND:VCALENDAR\r\n';
+    await outbox.send({
+      ...MAIL,
+      calendar: { method: 'REQUEST', content, filename: 'invite.ics' },
+    });
+    assert.deepEqual(outbox.list()[0]!.calendar, { method: 'REQUEST', content });
+  });
+});

@@ -67,6 +67,8 @@ export async function startTestService(
       WEBHOOK_DELIVERY_WORKER: 'off',
       // Nor do cost budget leases land in them; the budget tests turn budgets on.
       GRAPHQL_COST_BUDGETS: 'off',
+      // Nor a calendar mail sender; the tests of calendar mails turn it on.
+      CALENDAR_MAIL_SENDER: 'off',
       ...options.env,
     }),
     database: database.config,

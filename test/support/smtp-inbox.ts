@@ -8,6 +8,8 @@ export interface ReceivedMail {
   body: string;
   /** The service's links in it, each once. */
   links: string[];
+  /** The message as received, every part still encoded. */
+  raw: string;
 }
 
 /** A real SMTP server on 127.0.0.1 that keeps every message it receives. */
@@ -72,7 +74,7 @@ export class SmtpInbox {
       .replace(/=([0-9A-F]{2})/g, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16)));
     const subject = /^Subject: (.*)$/m.exec(raw)?.[1]?.trim() ?? '';
     const links = [...new Set(body.match(/https?:\/\/[^\s<>"]+/g) ?? [])];
-    this.mails.push({ to, subject, body, links });
+    this.mails.push({ to, subject, body, links, raw });
     for (const wake of this.waiters.splice(0)) wake();
   }
 }

@@ -21,6 +21,7 @@ import * as webhooks from './0020_webhooks.js';
 import * as appApiAccess from './0021_app_api_access.js';
 import * as costBudgets from './0022_cost_budgets.js';
 import * as persistedDocuments from './0023_persisted_documents.js';
+import * as calendarMails from './0024_calendar_mails.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -55,6 +56,7 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migration]> =
   ['0021_app_api_access', appApiAccess],
   ['0022_cost_budgets', costBudgets],
   ['0023_persisted_documents', persistedDocuments],
+  ['0024_calendar_mails', calendarMails],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
