@@ -79,6 +79,7 @@ describeEachDialect(
         '0020_webhooks',
         '0021_app_api_access',
         '0023_persisted_documents',
+        '0027_decision_note_newlines',
       ]);
       assert.deepEqual(await existingTables(db), TABLES);
       assert.deepEqual(await pendingMigrations(db), []);
@@ -86,6 +87,7 @@ describeEachDialect(
 
       const reverted = await rollbackAll(db);
       assert.deepEqual(reverted, [
+        '0027_decision_note_newlines',
         '0023_persisted_documents',
         '0021_app_api_access',
         '0020_webhooks',

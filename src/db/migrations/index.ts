@@ -20,6 +20,7 @@ import * as partialTokenIndexes from './0019_partial_token_indexes.js';
 import * as webhooks from './0020_webhooks.js';
 import * as appApiAccess from './0021_app_api_access.js';
 import * as persistedDocuments from './0023_persisted_documents.js';
+import * as decisionNoteNewlines from './0027_decision_note_newlines.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -53,6 +54,7 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migration]> =
   ['0020_webhooks', webhooks],
   ['0021_app_api_access', appApiAccess],
   ['0023_persisted_documents', persistedDocuments],
+  ['0027_decision_note_newlines', decisionNoteNewlines],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
