@@ -1054,7 +1054,10 @@ export type VirtualInterviewInterviewer = {
   email: Scalars['EmailAddress']['output'];
   /** Unique id of the interviewer within the event (a UUID). */
   id: Scalars['ID']['output'];
-  /** Display name of the interviewer, when known. */
+  /**
+   * Display name of the interviewer, when known: the name they gave in the interviewer lobby, or
+   * until they give one, the event creator's account name (null for an invited interviewer).
+   */
   name: Maybe<Scalars['String']['output']>;
 };
 
