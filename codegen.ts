@@ -53,7 +53,7 @@ const config: CodegenConfig = {
           VirtualInterviewInterviewer: `${ROWS}#InterviewerRow`,
           VirtualInterviewInterviewee: `${ROWS}#IntervieweeRow`,
           VirtualInterviewRecord: `${ROWS}#InterviewRecordRow`,
-          VirtualInterviewOutcome: `${ROWS}#InterviewOutcomeRow`,
+          VirtualInterviewOutcome: '../src/interviews/interviewer-outcome.js#InterviewerOutcome',
           VirtualInterviewEventsConnection: '../src/interviews/event-page.js#EventPage',
           WebhookEndpoint: '../src/webhooks/endpoint-service.js#EndpointView',
           WebhookDelivery: `${ROWS}#WebhookDeliveryRow`,

@@ -2,7 +2,8 @@
 // change the SDL files under schema/ and run `npm run generate:graphql`.
 import type { OffsetDateTime } from '../src/graphql/scalars/date-time.js';
 import type { GraphQLResolveInfo, GraphQLScalarType, GraphQLScalarTypeConfig } from 'graphql';
-import type { EventRow, InterviewerRow, IntervieweeRow, InterviewRecordRow, InterviewOutcomeRow, WebhookDeliveryRow, WebhookAttemptRow } from '../src/db/rows.js';
+import type { EventRow, InterviewerRow, IntervieweeRow, InterviewRecordRow, WebhookDeliveryRow, WebhookAttemptRow } from '../src/db/rows.js';
+import type { InterviewerOutcome } from '../src/interviews/interviewer-outcome.js';
 import type { EventPage } from '../src/interviews/event-page.js';
 import type { EndpointView } from '../src/webhooks/endpoint-service.js';
 import type { GatewayContext } from '../src/graphql/context.js';
@@ -1053,7 +1054,10 @@ export type VirtualInterviewInterviewer = {
   email: Scalars['EmailAddress']['output'];
   /** Unique id of the interviewer within the event (a UUID). */
   id: Scalars['ID']['output'];
-  /** Display name of the interviewer, when known. */
+  /**
+   * Display name of the interviewer, when known: the name they gave in the interviewer lobby, or
+   * until they give one, the event creator's account name (null for an invited interviewer).
+   */
   name: Maybe<Scalars['String']['output']>;
 };
 
@@ -1518,7 +1522,7 @@ export type ResolversTypes = {
   VirtualInterviewJobInfo: ResolverTypeWrapper<VirtualInterviewJobInfo>;
   VirtualInterviewJobInput: VirtualInterviewJobInput;
   VirtualInterviewMediaType: VirtualInterviewMediaType;
-  VirtualInterviewOutcome: ResolverTypeWrapper<InterviewOutcomeRow>;
+  VirtualInterviewOutcome: ResolverTypeWrapper<InterviewerOutcome>;
   VirtualInterviewOutcomeEdge: ResolverTypeWrapper<Omit<VirtualInterviewOutcomeEdge, 'node'> & { node: ResolversTypes['VirtualInterviewOutcome'] }>;
   VirtualInterviewOutcomesConnection: ResolverTypeWrapper<Omit<VirtualInterviewOutcomesConnection, 'edges' | 'outcomes'> & { edges: Array<ResolversTypes['VirtualInterviewOutcomeEdge']>, outcomes: Array<ResolversTypes['VirtualInterviewOutcome']> }>;
   VirtualInterviewRecord: ResolverTypeWrapper<InterviewRecordRow>;
@@ -1601,7 +1605,7 @@ export type ResolversParentTypes = {
   VirtualInterviewJob: ResolversUnionTypes<ResolversParentTypes>['VirtualInterviewJob'];
   VirtualInterviewJobInfo: VirtualInterviewJobInfo;
   VirtualInterviewJobInput: VirtualInterviewJobInput;
-  VirtualInterviewOutcome: InterviewOutcomeRow;
+  VirtualInterviewOutcome: InterviewerOutcome;
   VirtualInterviewOutcomeEdge: Omit<VirtualInterviewOutcomeEdge, 'node'> & { node: ResolversParentTypes['VirtualInterviewOutcome'] };
   VirtualInterviewOutcomesConnection: Omit<VirtualInterviewOutcomesConnection, 'edges' | 'outcomes'> & { edges: Array<ResolversParentTypes['VirtualInterviewOutcomeEdge']>, outcomes: Array<ResolversParentTypes['VirtualInterviewOutcome']> };
   VirtualInterviewRecord: InterviewRecordRow;

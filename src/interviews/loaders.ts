@@ -1,13 +1,8 @@
 import DataLoader from 'dataloader';
-import type {
-  EventRow,
-  InterviewOutcomeRow,
-  InterviewRecordRow,
-  IntervieweeRow,
-  InterviewerRow,
-} from '../db/rows.js';
+import type { EventRow, InterviewRecordRow, IntervieweeRow, InterviewerRow } from '../db/rows.js';
 import type { SecretBox } from '../security/secret-box.js';
 import type { EventGraph, EventParts } from './event-graph.js';
+import type { InterviewerOutcome } from './interviewer-outcome.js';
 import { linksFromTokens, type LobbyLinks } from './lobby-links.js';
 import type { InterviewReadStore } from './read-store.js';
 
@@ -23,7 +18,8 @@ export interface InterviewLoaders {
   interviewer: DataLoader<string, InterviewerRow | undefined>;
   interviewee: DataLoader<string, IntervieweeRow | undefined>;
   recordsOfInterviewee: DataLoader<string, InterviewRecordRow[]>;
-  outcomesOfRecord: DataLoader<string, InterviewOutcomeRow[]>;
+  /** One outcome per interviewer of the record's event, decided or not. */
+  outcomesOfRecord: DataLoader<string, InterviewerOutcome[]>;
   lobbyLinks: DataLoader<string, LobbyLinks>;
   /** By record id: the streaming URL of its latest recording, or null. */
   recordingUrl: DataLoader<string, string | null>;

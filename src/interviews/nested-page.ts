@@ -27,8 +27,11 @@ export interface NestedPageArgs {
 }
 
 const CURSOR_PREFIX = 'id:';
-/** Ids are UUIDs; a cursor much longer than one is not worth decoding. */
-const MAX_CURSOR_LENGTH = 100;
+/**
+ * Ids are UUIDs, or two for an outcome (its record's and its interviewer's, 102 characters as a
+ * cursor); a cursor much longer than that is not worth decoding.
+ */
+const MAX_CURSOR_LENGTH = 120;
 
 /**
  * A page of a nested connection. These lists are small, bounded and already loaded whole by the

@@ -1,9 +1,9 @@
 import { Store } from '../db/store.js';
 import type { EventGraph, EventParts } from './event-graph.js';
 import { eventGraphOf, eventsByIdsStatement } from './event-graph-store.js';
+import { interviewerOutcomeId, type InterviewerOutcome } from './interviewer-outcome.js';
 import type {
   EventRow,
-  InterviewOutcomeRow,
   InterviewRecordRow,
   IntervieweeRow,
   InterviewerRow,
@@ -11,7 +11,7 @@ import type {
 } from '../db/rows.js';
 
 export interface OutcomeWithInterviewer {
-  outcome: InterviewOutcomeRow;
+  outcome: InterviewerOutcome;
   interviewer: InterviewerRow;
 }
 
@@ -25,8 +25,6 @@ const INTERVIEWER_COLUMNS: ReadonlyArray<keyof InterviewerRow> = [
   'position',
   'created_at',
 ];
-/** Prefix of the joined interviewer's columns; no outcome column starts with it. */
-const JOINED = 'joined_interviewer__';
 
 /**
  * Batched reads behind the Interview API's nested fields: each method takes many parent ids and
@@ -74,26 +72,38 @@ export class InterviewReadStore extends Store {
   }
 
   /**
-   * Outcomes with the interviewer each belongs to, read in the same statement (the join orders
-   * them by interviewer position anyway), so that an outcome's interviewer never costs a read of
-   * its own, whichever of the page's nested reads finishes first.
+   * The outcomes of records: one per interviewer of the record's event, in interviewer order,
+   * each with the decision and note that interviewer saved, or nulls. The interviewer is read in
+   * the same statement, so an outcome's interviewer never costs a read of its own.
    */
   async outcomesByRecordIds(recordIds: readonly string[]): Promise<OutcomeWithInterviewer[]> {
-    const rows: Array<Record<string, unknown>> = await this.db('interview_outcomes as o')
-      .join('interviewers as i', 'i.id', 'o.interviewer_id')
-      .whereIn('o.record_id', recordIds)
-      .orderBy([{ column: 'o.record_id' }, { column: 'i.position' }, { column: 'o.id' }])
-      .select('o.*', ...INTERVIEWER_COLUMNS.map((column) => `i.${column} as ${JOINED}${column}`));
+    const rows: Array<Record<string, unknown>> = await this.db('interview_records as r')
+      .join('interviewers as i', 'i.event_id', 'r.event_id')
+      .leftJoin('interview_outcomes as o', (on) =>
+        on.on('o.record_id', '=', 'r.id').andOn('o.interviewer_id', '=', 'i.id'),
+      )
+      .whereIn('r.id', recordIds)
+      .orderBy([{ column: 'r.id' }, { column: 'i.position' }, { column: 'i.id' }])
+      .select(
+        'r.id as outcome_record_id',
+        'o.decision as outcome_decision',
+        'o.note_text as outcome_note_text',
+        ...INTERVIEWER_COLUMNS.map((column) => `i.${column}`),
+      );
     return rows.map((row) => {
-      const outcome: Record<string, unknown> = {};
-      const interviewer: Record<string, unknown> = {};
-      for (const [key, value] of Object.entries(row)) {
-        if (key.startsWith(JOINED)) interviewer[key.slice(JOINED.length)] = value;
-        else outcome[key] = value;
-      }
+      const interviewer = Object.fromEntries(
+        INTERVIEWER_COLUMNS.map((column) => [column, row[column]]),
+      ) as unknown as InterviewerRow;
+      const recordId = row.outcome_record_id as string;
       return {
-        outcome: outcome as unknown as InterviewOutcomeRow,
-        interviewer: interviewer as unknown as InterviewerRow,
+        interviewer,
+        outcome: {
+          id: interviewerOutcomeId(recordId, interviewer.id),
+          record_id: recordId,
+          interviewer_id: interviewer.id,
+          decision: (row.outcome_decision ?? null) as InterviewerOutcome['decision'],
+          note_text: (row.outcome_note_text ?? null) as string | null,
+        },
       };
     });
   }

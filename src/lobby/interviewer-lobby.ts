@@ -23,6 +23,10 @@ const CHOOSE_DECISION = 'Choose Yes, No, Maybe or Skip, then save your decision.
 const NO_SUCH_INTERVIEW =
   'That interview is not part of this event. Reload the page and try again.';
 
+const RECORD_ID = /^[A-Za-z0-9-]{1,64}$/;
+/** The query parameter naming the record whose decision was just saved. */
+const SAVED = 'saved';
+
 /** The lifecycle steps behind the interviewer lobby's buttons, by the path they are posted to. */
 const STEPS = {
   admit: 'admit',
@@ -52,8 +56,9 @@ const CONFIRMATIONS: Partial<
 
 /**
  * The interviewer lobby, GET /lobby/interviewer/:token. The browser first says which invited
- * interviewer uses it (POST …/identify, remembered in a signed cookie scoped to this lobby), then
- * sees the interviewee and acts: …/admit, …/send-back, …/end-interview, …/end-event and
+ * interviewer uses it (POST …/identify with the invited email and, once, the display name shown to
+ * the interviewee; remembered in a signed cookie scoped to this lobby), then sees the interviewee
+ * and acts: …/admit, …/send-back, …/end-interview, …/end-event and
  * …/decision. Every form is CSRF-checked and answers 303 back to the page; a refused step shows
  * the page again with the reason (409).
  */
@@ -73,7 +78,7 @@ export function mountInterviewerLobby(
     req: Request,
     res: Response,
     link: OpenedLink,
-    problem?: Refusal & { email?: string; draft?: DecisionDraft },
+    problem?: Refusal & { email?: string; name?: string; draft?: DecisionDraft },
   ): Promise<void> {
     const view = await services.lifecycle.view(link.access.eventId);
     const remembered = services.identities.recall(req, place(link));
@@ -85,8 +90,16 @@ export function mountInterviewerLobby(
       status: problem?.status,
       error: problem?.message,
     };
-    if (me) services.pages.interviewerLobby(res, { ...common, me, draft: problem?.draft });
-    else services.pages.interviewerIdentify(res, { ...common, email: problem?.email });
+    if (me) {
+      const saved = problem ? undefined : savedRecordId(req);
+      services.pages.interviewerLobby(res, { ...common, me, draft: problem?.draft, saved });
+    } else {
+      services.pages.interviewerIdentify(res, {
+        ...common,
+        email: problem?.email,
+        name: problem?.name,
+      });
+    }
   }
 
   /** Opens the link of a form post, after its CSRF check; null when the answer is already sent. */
@@ -107,7 +120,9 @@ export function mountInterviewerLobby(
     if (!interviewerId) return show(req, res, link, { status: 403, message: IDENTIFY_AGAIN });
     const refusal = await attempt(() => step(link.access.eventId, interviewerId));
     if (refusal) return show(req, res, link, { ...refusal, draft });
-    res.redirect(303, link.path);
+    // A saved decision is confirmed on the page it leads back to (?saved=<record id>).
+    const query = draft ? `?${SAVED}=${encodeURIComponent(draft.recordId)}` : '';
+    res.redirect(303, `${link.path}${query}`);
   }
 
   router.get(page, async (req, res) => {
@@ -119,8 +134,9 @@ export function mountInterviewerLobby(
     const link = await openForm(req, res);
     if (!link) return;
     const email = formField(req, 'email').trim();
+    const name = formField(req, 'name');
     if (!isValidEmail(email))
-      return show(req, res, link, { status: 400, message: ENTER_EMAIL, email });
+      return show(req, res, link, { status: 400, message: ENTER_EMAIL, email, name });
     const attemptKey = `${req.ip}|${link.access.eventId}`;
     const blocked = await services.identifyLimiter.isBlocked(attemptKey);
     if (!blocked.allowed) return tooManyAttempts(res, link, email, blocked.retryAfterSeconds);
@@ -128,7 +144,14 @@ export function mountInterviewerLobby(
     if (!interviewer) {
       const counted = await services.identifyLimiter.consume(attemptKey);
       if (!counted.allowed) return tooManyAttempts(res, link, email, counted.retryAfterSeconds);
-      return show(req, res, link, { status: 403, message: NOT_INVITED, email });
+      return show(req, res, link, { status: 403, message: NOT_INVITED, email, name });
+    }
+    // Empty keeps the name given before (or the creator's account name); a new one replaces it.
+    if (name.trim()) {
+      const refusal = await attempt(() =>
+        services.lifecycle.nameInterviewer(link.access.eventId, interviewer.id, name),
+      );
+      if (refusal) return show(req, res, link, { ...refusal, email, name });
     }
     services.identities.remember(res, place(link), interviewer.id);
     res.redirect(303, link.path);
@@ -184,7 +207,7 @@ export function mountInterviewerLobby(
     const decision = decisionValue(formField(req, 'decision'));
     const note = formField(req, 'note');
     const draft: DecisionDraft = { recordId, decision, note };
-    if (!/^[A-Za-z0-9-]{1,64}$/.test(recordId)) {
+    if (!RECORD_ID.test(recordId)) {
       return show(req, res, link, { status: 400, message: NO_SUCH_INTERVIEW });
     }
     if (!decision) return show(req, res, link, { status: 400, message: CHOOSE_DECISION, draft });
@@ -210,6 +233,12 @@ export function mountInterviewerLobby(
     'decision',
     ...Object.keys(STEPS),
   ]);
+}
+
+/** The record whose decision was just saved, named by the page's address; else undefined. */
+function savedRecordId(req: Request): string | undefined {
+  const value = req.query[SAVED];
+  return typeof value === 'string' && RECORD_ID.test(value) ? value : undefined;
 }
 
 function decisionValue(value: string): DecisionValue | null {

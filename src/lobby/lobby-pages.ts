@@ -10,6 +10,7 @@ import {
   type DecisionDraft,
   type Interviewer,
 } from './page-models.js';
+import { INTERVIEWER_NAME_MAX } from '../interviews/rules/interviewers.js';
 import { pageTemplates } from '../http/views.js';
 import { eventInfoModel } from './event-info-model.js';
 
@@ -44,22 +45,25 @@ export class LobbyPages {
   }
 
   /** The interviewer lobby before the browser is known: who are you? */
-  interviewerIdentify(res: Response, page: FormPage & { email?: string }): void {
+  interviewerIdentify(res: Response, page: FormPage & { email?: string; name?: string }): void {
     this.render(res, page.status ?? 200, 'lobby-interviewer-identify.njk', {
       ...this.form(page),
       ...eventSummary(page.view),
       email: page.email ?? '',
+      name: page.name ?? '',
+      name_max: INTERVIEWER_NAME_MAX,
       identify_action: `${page.path}/identify`,
     });
   }
 
+  /** `saved`: the record whose decision was just saved, confirmed on the page. */
   interviewerLobby(
     res: Response,
-    page: FormPage & { me: Interviewer; draft?: DecisionDraft },
+    page: FormPage & { me: Interviewer; draft?: DecisionDraft; saved?: string },
   ): void {
     this.render(res, page.status ?? 200, 'lobby-interviewer.njk', {
       ...this.form(page),
-      ...interviewerModel(page.view, page.me, page.draft),
+      ...interviewerModel(page.view, page.me, page.draft, page.saved),
       live_path: `${page.path}/live`,
       room_path: mayEnterRoom(page.view, 'interviewer') ? `${page.path}/room` : null,
       actions: {

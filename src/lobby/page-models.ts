@@ -70,7 +70,12 @@ export function intervieweeModel(view: LobbyView) {
   };
 }
 
-export function interviewerModel(view: LobbyView, me: Interviewer, draft?: DecisionDraft) {
+export function interviewerModel(
+  view: LobbyView,
+  me: Interviewer,
+  draft?: DecisionDraft,
+  savedRecordId?: string,
+) {
   const open = isOpen(view.event.status);
   const status = view.interviewee?.status;
   const waiting = open && (status === 'CHECKED_IN' || status === 'REQUEUED');
@@ -88,7 +93,9 @@ export function interviewerModel(view: LobbyView, me: Interviewer, draft?: Decis
     admission_refusal: waiting ? noMoreAdmissions : null,
     in_room: open && status === 'INTERVIEWING',
     can_end_event: open,
-    records: view.records.map((record, index) => recordModel(view, record, index, me, draft)),
+    records: view.records.map((record, index) =>
+      recordModel(view, record, index, me, draft, savedRecordId),
+    ),
   };
 }
 
@@ -98,14 +105,22 @@ function recordModel(
   index: number,
   me: Interviewer,
   draft: DecisionDraft | undefined,
+  savedRecordId: string | undefined,
 ) {
   const zone = view.event.timezone;
   const stored = record.outcomes.find((outcome) => outcome.interviewerId === me.id);
   const mine = draft?.recordId === record.id ? draft : stored;
   const prefix = `record-${index + 1}`;
+  const heading = `Interview ${index + 1}`;
+  const savedLabel = DECISION_CHOICES.find((choice) => choice.value === stored?.decision)?.label;
   return {
     id: record.id,
-    heading: `Interview ${index + 1}`,
+    heading,
+    // Only when the page was reached by saving this record's decision, and it is stored.
+    saved_message:
+      savedRecordId === record.id && savedLabel
+        ? `Your decision on ${heading} is saved: ${savedLabel}.`
+        : null,
     heading_id: `${prefix}-heading`,
     started: record.startAt === null ? null : moment(record.startAt, zone),
     ended: record.endAt === null ? null : moment(record.endAt, zone),
@@ -113,8 +128,7 @@ function recordModel(
     note_id: `${prefix}-note`,
     note: mine?.note ?? '',
     saved_note: stored?.note ?? '',
-    saved_decision:
-      DECISION_CHOICES.find((choice) => choice.value === stored?.decision)?.label ?? null,
+    saved_decision: savedLabel ?? null,
     choices: DECISION_CHOICES.map((choice) => ({
       ...choice,
       input_id: `${prefix}-${choice.value.toLowerCase()}`,

@@ -236,7 +236,12 @@ describeEachDialect('Interview API fields over HTTP', (database) => {
     assert.equal(record.endTime, '2026-03-01T10:00:00-05:00');
     assert.equal(record.recordingUrl, null);
     assert.deepEqual(record.interviewee, { id: mine.interviewee.id, name: 'Casey Candidate' });
+    // One outcome per interviewer of the event, in their order: Lee has not decided.
     assert.deepEqual(record.interviewOutcomesConnection.outcomes, [
+      {
+        interviewer: { id: mine.interviewers[0]!.id, email: 'Lee@Example.com', name: 'Lee' },
+        decision: null,
+      },
       {
         interviewer: { id: mine.interviewers[1]!.id, email: 'sam@example.com', name: null },
         decision: { value: 'YES', noteText: 'Strong systems design.' },

@@ -7,6 +7,7 @@ import { insertTenant } from '../support/interview-fixtures.js';
 import { startTestService } from '../support/service.js';
 
 const INTERVIEWER = 'lee.interviewer@example.com';
+const INTERVIEWER_NAME = 'Lee Park';
 const NOTE = 'Clear about trade-offs; would pair well with the platform team.';
 
 const CREATE = `mutation($input: CreateVirtualInterviewEventInput!) {
@@ -29,7 +30,7 @@ const READ = `query($ids: [ID!]!) {
             records {
               startTime endTime
               interviewOutcomesConnection {
-                outcomes { interviewer { email } decision { value noteText } }
+                outcomes { interviewer { email name } decision { value noteText } }
               }
             }
           }
@@ -141,8 +142,12 @@ describe('an interview day in Chromium [sqlite]', function () {
       .getByText('This email is not invited to this interview event.')
       .waitFor();
     await interviewer.getByLabel('Email').fill(INTERVIEWER.toUpperCase());
+    await interviewer.getByLabel('Your name').fill(INTERVIEWER_NAME);
     await press(interviewer, 'Continue');
     await interviewer.getByText('Checked in, waiting in the lobby').waitFor();
+    await interviewer
+      .getByText(`you are ${INTERVIEWER_NAME} (${INTERVIEWER.toUpperCase()})`)
+      .waitFor();
 
     await press(interviewer, 'Admit');
     await interviewer.getByText('Being interviewed').waitFor();
@@ -157,6 +162,10 @@ describe('an interview day in Chromium [sqlite]', function () {
     await interviewer.getByLabel('Yes', { exact: true }).check();
     await interviewer.getByLabel('Note').fill(NOTE);
     await press(interviewer, 'Save decision');
+    await interviewer
+      .getByRole('status')
+      .getByText('Your decision on Interview 1 is saved: Yes.')
+      .waitFor();
     assert.equal(await interviewer.getByLabel('Yes', { exact: true }).isChecked(), true);
     assert.equal(await interviewer.getByLabel('Note').inputValue(), NOTE);
 
@@ -168,6 +177,10 @@ describe('an interview day in Chromium [sqlite]', function () {
     assert.equal(await interviewer.getByRole('button', { name: 'End event' }).count(), 0);
     await interviewee.reload();
     await interviewee.getByText('Your interview is over.', { exact: false }).waitFor();
+    // The interviewee sees the name the interviewer gave, never their email.
+    const interviewers = await interviewee.locator('.event-info').innerText();
+    assert.match(interviewers, new RegExp(INTERVIEWER_NAME));
+    assert.doesNotMatch(interviewers, /@/);
 
     const read = await gql(READ, { ids: [event.id] });
     const [stored] = read.virtualInterviewEvents.events;
@@ -180,8 +193,13 @@ describe('an interview day in Chromium [sqlite]', function () {
     // Admitted and ended without anyone entering the room: the interview never started.
     assert.equal(record.startTime, null, JSON.stringify(record));
     assert.ok(record.endTime, JSON.stringify(record));
-    assert.deepEqual(record.interviewOutcomesConnection.outcomes, [
-      { interviewer: { email: INTERVIEWER }, decision: { value: 'YES', noteText: NOTE } },
-    ]);
+    // One outcome per interviewer: the event's creator, who decided nothing, comes first.
+    const [creator, invited, ...others] = record.interviewOutcomesConnection.outcomes;
+    assert.equal(others.length, 0);
+    assert.deepEqual(creator.decision, null);
+    assert.deepEqual(invited, {
+      interviewer: { email: INTERVIEWER, name: INTERVIEWER_NAME },
+      decision: { value: 'YES', noteText: NOTE },
+    });
   });
 });

@@ -14,6 +14,8 @@ import {
   type LobbyAccess,
   type LobbyView,
 } from '../../src/interviews/lifecycle/interview-lifecycle.js';
+import { INTERVIEWER_NAME_MAX } from '../../src/interviews/rules/interviewers.js';
+import { requiredText } from '../../src/interviews/rules/text.js';
 import { InterviewerIdentities } from '../../src/lobby/interviewer-identity.js';
 import { lobbyRouter } from '../../src/lobby/router.js';
 import { CsrfTokens } from '../../src/sessions/csrf.js';
@@ -98,6 +100,12 @@ class FakeLifecycle implements InterviewLifecycle {
     return this.state.interviewers.find((one) => one.email.toLowerCase() === wanted) ?? null;
   }
 
+  async nameInterviewer(eventId: string, interviewerId: string, name: string): Promise<void> {
+    this.transition(`nameInterviewer:${interviewerId}:${name}`, eventId);
+    const text = requiredText(name, 'name', INTERVIEWER_NAME_MAX);
+    this.state.interviewers.find((one) => one.id === interviewerId)!.name = text;
+  }
+
   async checkIn(eventId: string, intervieweeId: string): Promise<void> {
     this.transition('checkIn', eventId);
     assert.equal(intervieweeId, this.state.interviewee!.id);
@@ -166,7 +174,8 @@ class CookieJar {
     }
   }
 
-  header(path: string): string {
+  header(address: string): string {
+    const path = address.split('?')[0]!;
     return [...this.cookies.entries()]
       .filter(
         ([, cookie]) =>
@@ -537,9 +546,67 @@ describe('interview pages (over HTTP, with an in-memory lifecycle)', () => {
       assert.ok(cookie.includes(lifecycle.state.interviewers[0]!.id));
 
       const { body } = await visitor.get(interviewerPath());
-      assert.match(body, /you are <strong>Lee@Example.com<\/strong>/);
+      assert.match(body, /you are <strong>Lee<\/strong> \(Lee@Example.com\)/);
       assert.match(body, /Casey Candidate<\/strong>: Not checked in yet/);
       assert.match(body, />End event<\/button>/);
+    });
+
+    it('asks for a display name with the email, and shows it once given', async () => {
+      const sam = lifecycle.state.interviewers[1]!;
+      const first = await visitor.get(interviewerPath());
+      assert.match(first.body, /<label for="name">Your name<\/label>/);
+      assert.match(first.body, /name="name" type="text" autocomplete="name"[^>]*maxlength="100"/);
+
+      const { response } = await visitor.post(`${interviewerPath()}/identify`, {
+        email: 'sam@example.com',
+        name: '  Sam Okafor ',
+      });
+      assert.equal(response.status, 303);
+      assert.deepEqual(lifecycle.transitions, [`nameInterviewer:${sam.id}:  Sam Okafor `]);
+      assert.equal(sam.name, 'Sam Okafor');
+      const { body } = await visitor.get(interviewerPath());
+      assert.match(body, /you are <strong>Sam Okafor<\/strong> \(sam@example.com\)/);
+
+      // Given once: identifying again without a name keeps it.
+      await visitor.post(`${interviewerPath()}/forget`);
+      await visitor.get(interviewerPath());
+      const again = await visitor.post(`${interviewerPath()}/identify`, {
+        email: 'sam@example.com',
+        name: '',
+      });
+      assert.equal(again.response.status, 303);
+      assert.equal(lifecycle.transitions.length, 1, 'no name, no change');
+      assert.equal(sam.name, 'Sam Okafor');
+    });
+
+    it('refuses a name with control characters or too long (400), keeping the form', async () => {
+      for (const name of ['Sam\u0007Okafor', 'Sam\nOkafor', 'S'.repeat(INTERVIEWER_NAME_MAX + 1)]) {
+        await visitor.get(interviewerPath());
+        const { response, body } = await visitor.post(`${interviewerPath()}/identify`, {
+          email: 'sam@example.com',
+          name,
+        });
+        assert.equal(response.status, 400, JSON.stringify(name));
+        assert.match(
+          alertText(body) ?? '',
+          /There is a problem\s+Name must (not contain control characters|be at most 100 characters)\.$/,
+        );
+        assert.match(body, /<label for="name">Your name<\/label>/, 'the form again');
+        assert.match(body, /value="sam@example.com"/);
+        assert.equal(visitor.jar.get('hpa_lobby_interviewer', interviewerPath()), undefined);
+      }
+      assert.equal(lifecycle.state.interviewers[1]!.name, null);
+    });
+
+    it('shows no name of another interviewer to someone not invited', async () => {
+      await visitor.get(interviewerPath());
+      const { response, body } = await visitor.post(`${interviewerPath()}/identify`, {
+        email: 'stranger@example.com',
+        name: 'Mallory',
+      });
+      assert.equal(response.status, 403);
+      assert.deepEqual(lifecycle.transitions, [], 'a stranger names nobody');
+      assert.match(body, /value="Mallory"/);
     });
 
     it('does not accept a cookie altered to name another interviewer', async () => {
@@ -654,6 +721,33 @@ describe('interview pages (over HTTP, with an in-memory lifecycle)', () => {
       assert.match(body, /value="MAYBE"\s+required checked/);
       assert.match(body, />Clear thinker; &lt;b&gt;rusty&lt;\/b&gt; on SQL.<\/textarea>/);
       assert.match(body, /<label for="record-1-note">Note<\/label>/);
+    });
+
+    it('confirms a saved decision in a status message on the page it leads back to', async () => {
+      lifecycle.state.interviewee!.status = 'CHECKED_IN';
+      await identify();
+      await visitor.post(`${interviewerPath()}/admit`);
+      const recordId = lifecycle.state.records[0]!.id;
+      const before = await visitor.get(interviewerPath());
+      assert.doesNotMatch(before.body, /role="status"/);
+
+      const { response } = await visitor.post(`${interviewerPath()}/decision`, {
+        record_id: recordId,
+        decision: 'YES',
+        note: '',
+      });
+      assert.equal(response.status, 303);
+      const location = response.headers.get('location')!;
+      assert.equal(location, `${interviewerPath()}?saved=${recordId}`);
+      const { body } = await visitor.get(location);
+      assert.match(
+        body,
+        /<p class="notice success-notice" role="status">Your decision on Interview 1 is saved: Yes\.<\/p>/,
+      );
+      // The plain page, or one naming another record, confirms nothing.
+      assert.doesNotMatch((await visitor.get(interviewerPath())).body, /role="status"/);
+      const other = await visitor.get(`${interviewerPath()}?saved=${randomUUID()}`);
+      assert.doesNotMatch(other.body, /role="status"/);
     });
 
     it('keeps what was typed when a decision is refused', async () => {

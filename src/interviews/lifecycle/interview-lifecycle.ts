@@ -86,6 +86,12 @@ export interface InterviewLifecycle {
     email: string,
   ): Promise<{ id: string; email: string; name: string | null } | null>;
   /**
+   * Sets the display name the interviewer gave in the lobby (trimmed, one line, at most
+   * INTERVIEWER_NAME_MAX characters). It replaces any name stored before, the creator's account
+   * name included, and is what the interviewee, the room and the Interview API show.
+   */
+  nameInterviewer(eventId: string, interviewerId: string, name: string): Promise<void>;
+  /**
    * CHECKED_IN or REQUEUED → INTERVIEWING; a record opens, and starts once the interviewee and an
    * interviewer are both in the room (src/room). At most one open record, even under races.
    */

@@ -13,7 +13,8 @@ import { sha256Hex } from '../../security/random.js';
 import type { SecretBox } from '../../security/secret-box.js';
 import { linksFromTokens } from '../lobby-links.js';
 import { admissionRefusal } from '../rules/admissions.js';
-import { optionalText } from '../rules/text.js';
+import { INTERVIEWER_NAME_MAX } from '../rules/interviewers.js';
+import { optionalText, requiredText } from '../rules/text.js';
 import {
   TransitionRefused,
   type InterviewLifecycle,
@@ -133,6 +134,15 @@ export class InterviewLifecycleService implements InterviewLifecycle {
   ): Promise<{ id: string; email: string; name: string | null } | null> {
     const row = await this.store.interviewerByEmail(eventId, email.trim().toLowerCase());
     return row ? { id: row.id, email: row.email, name: row.name } : null;
+  }
+
+  async nameInterviewer(eventId: string, interviewerId: string, name: string): Promise<void> {
+    const text = requiredText(name, 'name', INTERVIEWER_NAME_MAX);
+    if (!(await this.store.nameInterviewer(eventId, interviewerId, text))) {
+      throw new NotFoundError('You are not an interviewer of this event.', 'interviewerId');
+    }
+    // The interviewee lobby and the room show the names.
+    this.changes.changed(eventId);
   }
 
   async admit(eventId: string, interviewerId: string): Promise<void> {

@@ -62,6 +62,11 @@ export class LifecycleStore extends Store {
       .first();
   }
 
+  /** True when the event has this interviewer (whose name is now `name`). */
+  async nameInterviewer(eventId: string, id: string, name: string): Promise<boolean> {
+    return (await this.db('interviewers').where({ event_id: eventId, id }).update({ name })) === 1;
+  }
+
   record(eventId: string, id: string): Promise<InterviewRecordRow | undefined> {
     return this.db<InterviewRecordRow>('interview_records')
       .where({ event_id: eventId, id })

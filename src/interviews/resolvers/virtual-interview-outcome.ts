@@ -12,6 +12,7 @@ export const VirtualInterviewOutcome: VirtualInterviewOutcomeResolvers<Interview
     if (!interviewer) throw new Error(`interviewer ${outcome.interviewer_id} is missing`);
     return interviewer;
   },
+  // Null until the interviewer saves a decision (the lobby always saves a value with a note).
   decision: (outcome) =>
     outcome.decision === null && outcome.note_text === null
       ? null

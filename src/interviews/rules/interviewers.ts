@@ -3,6 +3,9 @@ import { ValidationError } from '../../errors.js';
 /** Spec §8: at most 49 invited interviewers, plus the creator who is added automatically. */
 export const MAX_INVITED_INTERVIEWERS = 49;
 
+/** The longest display name an interviewer may give in the lobby: it captions a video tile. */
+export const INTERVIEWER_NAME_MAX = 100;
+
 export interface InvitedInterviewer {
   email: string;
   emailNormalized: string;

@@ -1,7 +1,10 @@
 import { ValidationError } from '../../errors.js';
 import { multiLineTextProblem, singleLineTextProblem } from '../../security/text-safety.js';
 
-/** A title or a name stays on one line; free text such as a note may hold tabs and line breaks. */
+/**
+ * A title or a name stays on one line; free text such as a note may hold tabs and line breaks,
+ * stored as `\n` whatever the sender used (a browser sends a textarea's lines with `\r\n`).
+ */
 export type TextLines = 'single' | 'multi';
 
 /**
@@ -14,7 +17,7 @@ export function requiredText(
   maxLength: number,
   lines: TextLines = 'single',
 ): string {
-  const text = value.trim();
+  const text = (lines === 'multi' ? withNewlines(value) : value).trim();
   if (!text) throw new ValidationError(`${path} must not be empty`, path);
   if (text.length > maxLength)
     throw new ValidationError(`${path} must be at most ${maxLength} characters`, path);
@@ -32,4 +35,9 @@ export function optionalText(
 ): string | null {
   if (value == null || value.trim() === '') return null;
   return requiredText(value, path, maxLength, lines);
+}
+
+/** Line breaks as `\n`: `\r\n` (Windows, HTML forms) and a lone `\r` (classic Mac) alike. */
+export function withNewlines(value: string): string {
+  return value.replace(/\r\n?/g, '\n');
 }
