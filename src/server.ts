@@ -106,7 +106,7 @@ function composeCapabilities(options: StartOptions) {
   });
   const interviews = composeInterviews(shared, { accounts, recordings, outbox });
   const lobby = composeLobby(shared, { interviews, sessions, recordings });
-  const room = composeRoom(shared, { interviews, lobby, recordings, bus, outbox });
+  const room = composeRoom(shared, { interviews, lobby, recordings, bus });
   const partnerConsole = composeConsole(shared, {
     accounts,
     sessions,
