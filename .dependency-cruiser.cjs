@@ -55,6 +55,27 @@ module.exports = {
       from: { path: '^src/', pathNot: '^src/(graphql/|server\\.ts$|apis\\.ts$)' },
       to: { path: '^src/graphql/', pathNot: '^src/graphql/api\\.ts$' },
     },
+    {
+      name: 'the-lifecycle-owns-the-interview-state',
+      severity: 'error',
+      comment:
+        'Every transition of an interview goes through src/interviews/lifecycle (its services: ' +
+        'InterviewLifecycleService, RoomLifecycle, RecordingLifecycle); the room and recordings ' +
+        'keep their own tables and never lock, settle, move or notify an event themselves.',
+      from: { path: '^src/(room|recordings)/' },
+      to: {
+        path: '^src/interviews/(lifecycle/(lifecycle-store|locked-events|settle|state-machines|event-ending|transition-guards)|interview-notices|[a-z-]+-store)\\.ts$',
+      },
+    },
+    {
+      name: 'only-the-lifecycle-builds-its-store',
+      severity: 'error',
+      comment:
+        'LifecycleStore is the SQL of the interview state; only src/interviews/lifecycle uses it ' +
+        '(composeLifecycle builds it), so no other module can change that state by itself.',
+      from: { path: '^src/', pathNot: '^src/interviews/lifecycle/' },
+      to: { path: '^src/interviews/lifecycle/lifecycle-store\\.ts$' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
