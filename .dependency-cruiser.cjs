@@ -3,7 +3,8 @@
  * no import cycles, and the HTTP layer (routers, route and page modules) never reaches the
  * database: it is handed finished services. Only the data layer (src/db, stores, migrations)
  * imports knex. The GraphQL gateway imports no API module, and API modules reach it only through
- * its contract (src/graphql/api.ts).
+ * its contract (src/graphql/api.ts). The interview's state has one owner, src/interviews/lifecycle:
+ * the room and recordings reach it through its services, never its store, rules or notices.
  */
 module.exports = {
   forbidden: [
