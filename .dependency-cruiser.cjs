@@ -3,7 +3,8 @@
  * no import cycles, and the HTTP layer (routers, route and page modules) never reaches the
  * database: it is handed finished services. Only the data layer (src/db, stores, migrations)
  * imports knex. The GraphQL gateway imports no API module, and API modules reach it only through
- * its contract (src/graphql/api.ts).
+ * its contract (src/graphql/api.ts). The interview's state has one owner, src/interviews/lifecycle:
+ * the room and recordings reach it through its services, never its store, rules or notices.
  */
 module.exports = {
   forbidden: [
@@ -59,6 +60,27 @@ module.exports = {
         pathNot: '^src/(graphql/|server\\.ts$|apis\\.ts$|cli/services\\.ts$)',
       },
       to: { path: '^src/graphql/', pathNot: '^src/graphql/api\\.ts$' },
+    },
+    {
+      name: 'the-lifecycle-owns-the-interview-state',
+      severity: 'error',
+      comment:
+        'Every transition of an interview goes through src/interviews/lifecycle (its services: ' +
+        'InterviewLifecycleService, RoomLifecycle, RecordingLifecycle); the room and recordings ' +
+        'keep their own tables and never lock, settle, move or notify an event themselves.',
+      from: { path: '^src/(room|recordings)/' },
+      to: {
+        path: '^src/interviews/(lifecycle/(lifecycle-store|locked-events|settle|state-machines|event-ending|transition-guards)|interview-notices|[a-z-]+-store)\\.ts$',
+      },
+    },
+    {
+      name: 'only-the-lifecycle-builds-its-store',
+      severity: 'error',
+      comment:
+        'LifecycleStore is the SQL of the interview state; only src/interviews/lifecycle uses it ' +
+        '(composeLifecycle builds it), so no other module can change that state by itself.',
+      from: { path: '^src/', pathNot: '^src/interviews/lifecycle/' },
+      to: { path: '^src/interviews/lifecycle/lifecycle-store\\.ts$' },
     },
   ],
   options: {

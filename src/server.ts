@@ -116,7 +116,7 @@ function composeCapabilities(options: StartOptions) {
     outbox: calendarMail.observing(outbox),
   });
   const lobby = composeLobby(shared, { interviews, sessions, recordings, calendar: calendarMail });
-  const room = composeRoom(shared, { interviews, lobby, recordings, bus, outbox });
+  const room = composeRoom(shared, { interviews, lobby, recordings, bus });
   const costBudgets = composeCostBudgets(shared);
   const partnerConsole = composeConsole(shared, {
     accounts,

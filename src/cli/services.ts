@@ -89,7 +89,7 @@ export function createCliServices(
     recordings: composeRecordings(shared),
     outbox,
   });
-  const roomSweep = composeRoomSweep(shared, { outbox });
+  const roomSweep = composeRoomSweep(shared, { interviews });
   return {
     accounts: accounts.accounts,
     apps: accounts.apps,

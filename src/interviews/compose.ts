@@ -8,15 +8,10 @@ import { EventSearchStore } from './event-search-store.js';
 import { EventWriteStore } from './event-write-store.js';
 import { EventWriter } from './event-writer.js';
 import type { InterviewLifecycle } from './lifecycle/interview-lifecycle.js';
-import { InterviewLifecycleService } from './lifecycle/lifecycle-service.js';
-import { LifecycleStore } from './lifecycle/lifecycle-store.js';
+import { composeLifecycle } from './lifecycle/compose.js';
+import type { RoomLifecycle } from './lifecycle/room-lifecycle.js';
 import { archiveDelayMs, settleAt, type Settle } from './lifecycle/settle.js';
-import {
-  InterviewSweeper,
-  startSweeper,
-  type RunningSweeper,
-  type SweepCounts,
-} from './lifecycle/sweeper.js';
+import { startSweeper, type RunningSweeper, type SweepCounts } from './lifecycle/sweeper.js';
 import { createInterviewLoaders, type InterviewLoaders } from './loaders.js';
 import { InterviewReadStore } from './read-store.js';
 import type { Recordings } from '../recordings/compose.js';
@@ -30,6 +25,8 @@ export interface Interviews {
   finder: EventFinder;
   /** What the lobby pages show and the transitions they ask for. */
   lifecycle: InterviewLifecycle;
+  /** The room's transitions: src/room calls them and keeps only its connections. */
+  rooms: RoomLifecycle;
   /** Batching, caching loaders for one GraphQL request (fresh for each). */
   createLoaders(): InterviewLoaders;
   /** Settles statuses by the clock at this instant, for everything one request reads. */
@@ -54,15 +51,14 @@ export function composeInterviews(
   const { db, clock, config } = shared;
   const lobbyTokenBox = shared.boxes.lobbyTokens;
   const archiveAfterMs = archiveDelayMs(config.archiveAfterDays);
-  const lifecycleStore = new LifecycleStore(db);
   const reads = new InterviewReadStore(db);
-  const sweeper = new InterviewSweeper(
-    lifecycleStore,
-    archiveAfterMs,
-    deps.recordings.retention,
-    deps.outbox,
-  );
   const changes = new EventChanges();
+  const lifecycle = composeLifecycle(shared, {
+    outbox: deps.outbox,
+    changes,
+    retention: deps.recordings.retention,
+  });
+  const sweeper = lifecycle.sweeper;
   return {
     changes,
     writer: new EventWriter(
@@ -75,15 +71,8 @@ export function composeInterviews(
       deps.outbox,
     ),
     finder: new EventFinder(new EventSearchStore(db), new EventCursors(shared.serverSecret)),
-    lifecycle: new InterviewLifecycleService(
-      lifecycleStore,
-      lobbyTokenBox,
-      config.publicUrl,
-      clock,
-      archiveAfterMs,
-      changes,
-      deps.outbox,
-    ),
+    lifecycle: lifecycle.service,
+    rooms: lifecycle.room,
     createLoaders: () =>
       createInterviewLoaders(reads, lobbyTokenBox, config.publicUrl, (recordIds) =>
         deps.recordings.links.urlsOfRecords(recordIds),

@@ -1,9 +1,8 @@
 import type { Router } from 'express';
-import { LifecycleStore } from '../interviews/lifecycle/lifecycle-store.js';
-import { archiveDelayMs } from '../interviews/lifecycle/settle.js';
+import { composeLifecycle } from '../interviews/lifecycle/compose.js';
 import { LobbyPages } from '../lobby/lobby-pages.js';
 import type { SharedDependencies } from '../shared-dependencies.js';
-import { NO_WEBHOOKS, type WebhookOutbox } from '../webhooks/outbox.js';
+import type { WebhookOutbox } from '../webhooks/outbox.js';
 import { RecordingChunkStore } from './recording-chunk-store.js';
 import { RecordingFiles } from './recording-files.js';
 import { RecordingLinks } from './recording-links.js';
@@ -40,14 +39,13 @@ export function composeRecordings(
   const service = new RecordingService({
     recordings: store,
     chunks,
-    lifecycle: new LifecycleStore(db),
+    // Starting and stopping go through the interview's lifecycle, which tells `outbox`.
+    lifecycle: composeLifecycle(shared, { outbox: options.outbox }).recordings,
     files,
     tokenBox,
     clock: shared.clock,
-    archiveAfterMs: archiveDelayMs(config.archiveAfterDays),
     limits: config.recordings,
     onRecordingChange: options.onRecordingChange ?? (() => {}),
-    outbox: options.outbox ?? NO_WEBHOOKS,
     logger: shared.logger,
   });
   const pages = new LobbyPages();

@@ -3,11 +3,12 @@ import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import { isUniqueViolation } from '../db/errors.js';
 import type { EpochMs, RecordingRow } from '../db/rows.js';
-import type { LifecycleStore } from '../interviews/lifecycle/lifecycle-store.js';
-import { settleEvent, settleInterviewee } from '../interviews/lifecycle/settle.js';
-import { eventTransition } from '../interviews/lifecycle/state-machines.js';
-import { InterviewNotices } from '../interviews/interview-notices.js';
-import type { WebhookOutbox } from '../webhooks/outbox.js';
+import { NotFoundError } from '../errors.js';
+import { TransitionRefused } from '../interviews/lifecycle/interview-lifecycle.js';
+import type {
+  RecordingLifecycle,
+  RecordingStep,
+} from '../interviews/lifecycle/recording-lifecycle.js';
 import { sha256Hex } from '../security/random.js';
 import type { SecretBox } from '../security/secret-box.js';
 import { ChunkAppends } from './chunk-appends.js';
@@ -47,16 +48,13 @@ export interface StreamableRecording {
 export interface RecordingServiceDependencies {
   recordings: RecordingStore;
   chunks: RecordingChunkStore;
-  lifecycle: LifecycleStore;
+  /** The interview's side: whether an interview is in progress, partners told of a recording. */
+  lifecycle: RecordingLifecycle;
   files: RecordingFiles;
   tokenBox: SecretBox;
   clock: Clock;
-  /** ARCHIVE_AFTER_DAYS, in milliseconds, to settle the event's status by the clock. */
-  archiveAfterMs: number;
   limits: RecordingLimits;
   onRecordingChange: RecordingChangeHook;
-  /** Hears of a recording that becomes available, in the transaction that stops it. */
-  outbox: WebhookOutbox;
   logger: Logger;
 }
 
@@ -91,59 +89,40 @@ export class RecordingService {
    * running from an interview that has since ended is stopped here.
    */
   async start(eventId: string, interviewerId: string): Promise<{ id: string }> {
-    const { recordings, lifecycle, clock, archiveAfterMs } = this.deps;
+    const { recordings, lifecycle } = this.deps;
     const token = mintRecordingToken(this.deps.tokenBox);
     const id = randomUUID();
-    const leftRunning = await recordings.inTransaction(async (store, tx) => {
-      const events = lifecycle.on(tx);
-      const event = await events.lockEvent(eventId);
-      if (!event) throw new RecordingRefused('not-found', 'There is no such interview event.');
-      if (!(await events.interviewer(eventId, interviewerId))) throw notAnInterviewer();
-      const now = clock.now();
-      const settled = settleEvent(event, now, archiveAfterMs);
-      const joining = eventTransition(settled.status, 'join');
-      if (!joining.allowed) throw new RecordingRefused('conflict', joining.refusal);
-      const interviewee = await events.intervieweeOf(eventId);
-      const interviewing =
-        interviewee && settleInterviewee(interviewee.status, settled.status) === 'INTERVIEWING';
-      const record = interviewing
-        ? (await events.recordsOf(interviewee.id)).find((candidate) => candidate.end_at === null)
-        : undefined;
-      if (!record) {
-        throw new RecordingRefused(
-          'conflict',
-          'Recording starts once the interviewee is in the interview: admit them first.',
-        );
-      }
-      const active = await store.activeOf(eventId);
-      if (active?.record_id === record.id) throw alreadyRecording(active.id);
-      // The browser that recorded an interview now over never stopped: its recording ends here.
-      if (active) {
-        const notices = new InterviewNotices(event, settled.status, now);
-        await this.stopIn(store, active, notices);
-        await notices.recordIn(this.deps.outbox, tx);
-      }
-      try {
-        await store.insert({
-          id,
-          event_id: eventId,
-          record_id: record.id,
-          started_by: interviewerId,
-          token_hash: token.hash,
-          token_sealed: token.sealed,
-          bytes: 0,
-          chunks: 0,
-          status: 'recording',
-          started_at: now,
-          stopped_at: null,
-          deleted_at: null,
-        });
-      } catch (error) {
-        if (isUniqueViolation(error)) throw alreadyRecording();
-        throw error;
-      }
-      return active ?? null;
-    });
+    const leftRunning = await lifecycle
+      .start(eventId, interviewerId, async (step) => {
+        const store = recordings.on(step.tx);
+        const active = await store.activeOf(eventId);
+        if (active?.record_id === step.recordId) throw alreadyRecording(active.id);
+        // The browser that recorded an interview now over never stopped: its recording ends here.
+        if (active) await this.stopIn(store, active, step);
+        try {
+          await store.insert({
+            id,
+            event_id: eventId,
+            record_id: step.recordId,
+            started_by: interviewerId,
+            token_hash: token.hash,
+            token_sealed: token.sealed,
+            bytes: 0,
+            chunks: 0,
+            status: 'recording',
+            started_at: step.now,
+            stopped_at: null,
+            deleted_at: null,
+          });
+        } catch (error) {
+          if (isUniqueViolation(error)) throw alreadyRecording();
+          throw error;
+        }
+        return active ?? null;
+      })
+      .catch((error: unknown) => {
+        throw refusalOf(error);
+      });
     if (leftRunning) this.tell(eventId, leftRunning.id, false);
     this.tell(eventId, id, true);
     return { id };
@@ -172,7 +151,7 @@ export class RecordingService {
 
   /** Stops the recording; any invited interviewer may, so that a lost browser's one can end. */
   async stop(eventId: string, recordingId: string, interviewerId: string): Promise<void> {
-    if (!(await this.deps.lifecycle.interviewer(eventId, interviewerId))) {
+    if (!(await this.deps.lifecycle.isInterviewer(eventId, interviewerId))) {
       throw notAnInterviewer();
     }
     await this.stopRow(await this.existing(eventId, recordingId));
@@ -201,37 +180,29 @@ export class RecordingService {
   }
 
   private async stopRow(row: RecordingRow): Promise<void> {
-    const { recordings, lifecycle, clock, archiveAfterMs, outbox } = this.deps;
-    const changed = await recordings.inTransaction(async (store, tx) => {
-      const event = await lifecycle.on(tx).findEvent(row.event_id);
-      if (!event) return false;
-      const now = clock.now();
-      const notices = new InterviewNotices(
-        event,
-        settleEvent(event, now, archiveAfterMs).status,
-        now,
-      );
-      const stopped = await this.stopIn(store, row, notices);
-      await notices.recordIn(outbox, tx);
-      return stopped;
-    });
+    const { recordings, lifecycle } = this.deps;
+    const changed = await lifecycle.stop(
+      row.event_id,
+      (step) => this.stopIn(recordings.on(step.tx), row, step),
+      () => false,
+    );
     if (changed) this.tell(row.event_id, row.id, false);
   }
 
   /**
-   * Stops a recording in the caller's transaction; true when this call stopped it. One with
-   * content is then available at its record's `recordingUrl`, which `notices` hears of.
+   * Stops a recording in the step's transaction; true when this call stopped it. One with
+   * content is then available at its record's `recordingUrl`, which the lifecycle tells.
    */
   private async stopIn(
     store: RecordingStore,
     row: RecordingRow,
-    notices: InterviewNotices,
+    step: RecordingStep,
   ): Promise<boolean> {
-    if (!(await store.stop(row.id, notices.now))) return false;
+    if (!(await store.stop(row.id, step.now))) return false;
     // Read again: chunks may have been acknowledged since `row` was read, none after the stop.
     const stopped = await store.find(row.event_id, row.id);
     if (stopped && stopped.bytes > 0 && stopped.deleted_at === null) {
-      notices.recordingAvailable(stopped.record_id);
+      step.recordingAvailable(stopped.record_id);
     }
     return true;
   }
@@ -247,6 +218,20 @@ export class RecordingService {
       failed(error);
     }
   }
+}
+
+/**
+ * The lifecycle's refusal in the recordings' terms: no such event, not an interviewer of it, no
+ * interview in progress to record. Anything else passes unchanged.
+ */
+function refusalOf(error: unknown): unknown {
+  if (error instanceof NotFoundError) {
+    return error.field === 'interviewerId'
+      ? notAnInterviewer()
+      : new RecordingRefused('not-found', error.message);
+  }
+  if (error instanceof TransitionRefused) return new RecordingRefused('conflict', error.message);
+  return error;
 }
 
 function notAnInterviewer(): RecordingRefused {

@@ -1,12 +1,10 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Interviews } from '../interviews/compose.js';
-import { archiveDelayMs } from '../interviews/lifecycle/settle.js';
 import type { Lobby } from '../lobby/compose.js';
 import type { Recordings } from '../recordings/compose.js';
 import type { RealtimeBus } from '../realtime/compose.js';
 import type { SharedDependencies } from '../shared-dependencies.js';
-import type { WebhookOutbox } from '../webhooks/outbox.js';
 import { LiveConnections } from './live-connections.js';
 import { RoomService } from './room-service.js';
 import { RoomStore } from './room-store.js';
@@ -30,12 +28,10 @@ export function composeRoom(
     lobby: Lobby;
     recordings: Recordings;
     bus: RealtimeBus;
-    /** Where the room's changes (the event starting, records starting and ending) are told. */
-    outbox: WebhookOutbox;
   },
 ): Room {
   const { config, clock, logger } = shared;
-  const service = roomService(shared, deps.outbox);
+  const service = roomService(shared, deps.interviews);
   const { bus } = deps;
   const live = new LiveConnections({
     lifecycle: deps.interviews.lifecycle,
@@ -85,22 +81,20 @@ export function composeRoom(
  */
 export function composeRoomSweep(
   shared: SharedDependencies,
-  deps: { outbox: WebhookOutbox },
+  deps: { interviews: Pick<Interviews, 'rooms'> },
 ): () => Promise<string[]> {
-  const service = roomService(shared, deps.outbox);
+  const service = roomService(shared, deps.interviews);
   return () => service.sweep(shared.clock.now());
 }
 
-function roomService(shared: SharedDependencies, outbox: WebhookOutbox): RoomService {
+/** The room's connections, whose meaning for the interview the lifecycle's room part decides. */
+function roomService(
+  shared: SharedDependencies,
+  interviews: Pick<Interviews, 'rooms'>,
+): RoomService {
   const { config } = shared;
-  return new RoomService(
-    new RoomStore(shared.db),
-    shared.clock,
-    {
-      maxVideoParticipants: config.room.maxVideoParticipants,
-      emptyGraceMs: config.room.emptyGraceMs,
-      archiveAfterMs: archiveDelayMs(config.archiveAfterDays),
-    },
-    outbox,
-  );
+  return new RoomService(new RoomStore(shared.db), interviews.rooms, shared.clock, {
+    maxVideoParticipants: config.room.maxVideoParticipants,
+    emptyGraceMs: config.room.emptyGraceMs,
+  });
 }

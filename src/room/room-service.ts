@@ -1,21 +1,10 @@
 import type { Clock } from '../clock.js';
 import type { EpochMs, RoomConnectionRow } from '../db/rows.js';
-import {
-  TransitionRefused,
-  type LobbyAccess,
-} from '../interviews/lifecycle/interview-lifecycle.js';
-import { settleEvent } from '../interviews/lifecycle/settle.js';
-import { eventTransition, intervieweeTransition } from '../interviews/lifecycle/state-machines.js';
-import { InterviewNotices } from '../interviews/interview-notices.js';
-import { NO_WEBHOOKS, type WebhookOutbox } from '../webhooks/outbox.js';
+import type { LobbyAccess } from '../interviews/lifecycle/interview-lifecycle.js';
+import type { RoomLifecycle, RoomParticipant } from '../interviews/lifecycle/room-lifecycle.js';
 import type { RoomStore } from './room-store.js';
 
-/** Who a connection belongs to, as its capability link and identity cookie say. */
-export interface RoomParticipant {
-  role: 'interviewer' | 'interviewee';
-  /** The interviewer's or the interviewee's id. */
-  id: string;
-}
+export type { RoomParticipant };
 
 export interface RoomPerson extends RoomParticipant {
   name: string;
@@ -34,8 +23,6 @@ export interface RoomRules {
   maxVideoParticipants: number;
   /** How long a started interview's room may stay empty before the interview ends. */
   emptyGraceMs: number;
-  /** ARCHIVE_AFTER_DAYS in milliseconds, to settle the event's status by the clock. */
-  archiveAfterMs: number;
 }
 
 /** A connection whose process has not moved `seen_at` for this long is gone (its process died). */
@@ -46,29 +33,23 @@ export const CONNECTION_TOUCH_INTERVAL_MS = 20_000;
 const BATCH = 200;
 
 /**
- * Who is in an event's interview room, and what that means for the interview record (DESIGN §5):
- * a record starts at the first moment the interviewee and at least one interviewer are both
- * connected, as the connections the service itself holds show; when everyone has left a started
- * interview for longer than the grace period, the interview ends at the moment the room emptied.
- *
- * Every change locks the event, so entries and departures of one room (from any process) happen
- * one after another and the start time is decided exactly once.
+ * Who is in an event's interview room: one row per connection (`room_connections`), whichever
+ * process holds it. What that means for the interview (the event starting, the record's start,
+ * an abandoned interview ending; DESIGN §5) is the lifecycle's (`RoomLifecycle`), which runs
+ * each entry and departure in one transaction on the locked event and calls back here for the
+ * connection rows.
  */
 export class RoomService {
   constructor(
     private readonly store: RoomStore,
+    private readonly lifecycle: RoomLifecycle,
     private readonly clock: Clock,
     private readonly rules: RoomRules,
-    /** Hears of the event starting and of records starting and ending, in their transaction. */
-    private readonly outbox: WebhookOutbox = NO_WEBHOOKS,
   ) {}
 
   /** The people of an event who may be in its room, for names in the participant list. */
   async people(eventId: string): Promise<RoomPerson[]> {
-    const [interviewers, interviewee] = await Promise.all([
-      this.store.interviewersOf(eventId),
-      this.store.intervieweeOf(eventId),
-    ]);
+    const { interviewers, interviewee } = await this.lifecycle.cast(eventId);
     const people: RoomPerson[] = interviewers.map((row) => ({
       role: 'interviewer',
       id: row.id,
@@ -90,46 +71,21 @@ export class RoomService {
   }
 
   /**
-   * Puts a connection in the room. Interviewers may wait there while the event is open; the
-   * interviewee only while admitted (INTERVIEWING). Throws TransitionRefused with the reason.
+   * Puts a connection in the room, if the lifecycle lets the participant in (it throws
+   * TransitionRefused with the reason): with video unless the event is by phone or the room
+   * already has its most people on camera.
    */
-  async enter(
+  enter(
     eventId: string,
     participant: RoomParticipant,
     connectionId: string,
     offersVideo: boolean,
   ): Promise<RoomEntry> {
-    return this.store.inTransaction(async (store, tx) => {
-      const row = await store.lockEvent(eventId);
-      if (!row) throw new TransitionRefused('There is no such interview event.');
-      const now = this.clock.now();
-      const status = settleEvent(row, now, this.rules.archiveAfterMs).status;
-      const joining = eventTransition(status, 'join');
-      if (!joining.allowed) throw new TransitionRefused(joining.refusal);
-      const notices = new InterviewNotices(row, status, now);
-      if (joining.next !== row.status) {
-        await store.moveEvent(eventId, new Map([[row.status, joining.next]]), {
-          started_at: now,
-          updated_at: now,
-        });
-        notices.eventMoved(joining.next);
-      }
-      const interviewee = await store.intervieweeOf(eventId);
-      if (participant.role === 'interviewer') {
-        if (!(await store.interviewer(eventId, participant.id))) {
-          throw new TransitionRefused('You are not an interviewer of this event.');
-        }
-      } else if (!interviewee || interviewee.id !== participant.id) {
-        throw new TransitionRefused('You are not the interviewee of this event.');
-      } else if (interviewee.status !== 'INTERVIEWING') {
-        throw new TransitionRefused(
-          'You have not been let into the room yet. Wait in the lobby until an interviewer admits you.',
-        );
-      }
-
+    return this.lifecycle.enter(eventId, participant, async (tx, { now, mediaType }) => {
+      const store = this.store.on(tx);
       const present = await store.connectionsOf(eventId, now - CONNECTION_ORPHANED_AFTER_MS);
       const videoSenders = present.filter((connection) => connection.video).length;
-      const phone = row.media_type === 'PHONE';
+      const phone = mediaType === 'PHONE';
       const full = videoSenders >= this.rules.maxVideoParticipants;
       const video = offersVideo && !phone && !full;
       await store.addConnection({
@@ -141,21 +97,7 @@ export class RoomService {
         connected_at: now,
         seen_at: now,
       });
-
-      const record = interviewee ? await store.openRecordOf(interviewee.id) : undefined;
-      if (record && interviewee?.status === 'INTERVIEWING') {
-        const roles = new Set([...present.map((c) => c.role), participant.role]);
-        const together = roles.has('interviewer') && roles.has('interviewee');
-        const patch: { start_at?: EpochMs; room_emptied_at?: null } = {};
-        if (together && record.start_at === null) {
-          patch.start_at = now;
-          notices.recordStarted(record.id, interviewee.id);
-        }
-        if (record.room_emptied_at != null) patch.room_emptied_at = null;
-        if (Object.keys(patch).length) await store.updateRecord(record.id, patch);
-      }
-      await notices.recordIn(this.outbox, tx);
-      return {
+      const entry: RoomEntry = {
         video,
         videoRefusal:
           offersVideo && !video && !phone
@@ -164,6 +106,7 @@ export class RoomService {
             : null,
         present,
       };
+      return { value: entry, roles: new Set([...present.map((c) => c.role), participant.role]) };
     });
   }
 
@@ -171,21 +114,19 @@ export class RoomService {
    * Takes a connection out of the room (it left, closed, or was sent back). When that empties
    * the room of a started interview, the grace period starts at `leftAt`.
    */
-  async leave(eventId: string, connectionId: string, leftAt?: EpochMs): Promise<boolean> {
-    return this.store.inTransaction(async (store) => {
-      const row = await store.lockEvent(eventId);
-      if (!row) return false;
-      if (!(await store.removeConnection(eventId, connectionId))) return false;
-      const now = this.clock.now();
-      const remaining = await store.connectionsOf(eventId, now - CONNECTION_ORPHANED_AFTER_MS);
-      if (remaining.length) return true;
-      const interviewee = await store.intervieweeOf(eventId);
-      const record = interviewee ? await store.openRecordOf(interviewee.id) : undefined;
-      if (record && record.start_at !== null && record.room_emptied_at == null) {
-        await store.updateRecord(record.id, { room_emptied_at: leftAt ?? now });
-      }
-      return true;
-    });
+  leave(eventId: string, connectionId: string, leftAt?: EpochMs): Promise<boolean> {
+    return this.lifecycle.leave(
+      eventId,
+      async (tx, now) => {
+        const store = this.store.on(tx);
+        if (!(await store.removeConnection(eventId, connectionId))) {
+          return { left: false, empty: false };
+        }
+        const remaining = await store.connectionsOf(eventId, now - CONNECTION_ORPHANED_AFTER_MS);
+        return { left: true, empty: remaining.length === 0 };
+      },
+      leftAt,
+    );
   }
 
   /** Moves `seen_at` of the connections this process holds, so nobody takes them for orphans. */
@@ -195,8 +136,8 @@ export class RoomService {
 
   /**
    * The time-driven part, run by the sweeper: connections of dead processes leave (as of when
-   * they were last seen), then interviews whose room stayed empty past the grace period end.
-   * Returns the events whose interview ended, so that their pages can be told.
+   * they were last seen), then the lifecycle ends interviews whose room stayed empty past the
+   * grace period. Returns the events whose interview ended, so that their pages can be told.
    */
   async sweep(now: EpochMs): Promise<string[]> {
     for (;;) {
@@ -207,39 +148,11 @@ export class RoomService {
       for (const orphan of orphans) await this.leave(orphan.event_id, orphan.id, orphan.seen_at);
       if (orphans.length < BATCH) break;
     }
-    const ended: string[] = [];
-    const due = await this.store.abandonedRecords(now - this.rules.emptyGraceMs, BATCH);
-    for (const record of due) {
-      if (await this.endAbandoned(record.event_id, record.id, now)) ended.push(record.event_id);
-    }
-    return ended;
-  }
-
-  /** Ends one abandoned interview if it still is: open, started, and nobody came back. */
-  private endAbandoned(eventId: string, recordId: string, now: EpochMs): Promise<boolean> {
-    return this.store.inTransaction(async (store, tx) => {
-      const row = await store.lockEvent(eventId);
-      const status = row && settleEvent(row, now, this.rules.archiveAfterMs).status;
-      if (!status || !eventTransition(status, 'end').allowed) return false;
-      const record = await store.record(eventId, recordId);
-      const emptiedAt = record?.room_emptied_at;
-      if (!record || record.end_at !== null || emptiedAt == null) return false;
-      if (emptiedAt > now - this.rules.emptyGraceMs) return false;
-      if ((await store.connectionsOf(eventId, now - CONNECTION_ORPHANED_AFTER_MS)).length)
-        return false;
-      const interviewee = await store.intervieweeOf(eventId);
-      if (!interviewee || interviewee.id !== record.interviewee_id) return false;
-      const finishing = intervieweeTransition(interviewee.status, 'finish');
-      if (!finishing.allowed) return false;
-      await store.moveInterviewee(interviewee.id, new Map([[interviewee.status, finishing.next]]), {
-        updated_at: now,
-      });
-      await store.updateRecord(record.id, { end_at: emptiedAt });
-      await new InterviewNotices(row, status, now)
-        .intervieweeMoved(interviewee.id, interviewee.status, finishing.next)
-        .recordEnded(record.id, interviewee.id)
-        .recordIn(this.outbox, tx);
-      return true;
+    return this.lifecycle.endAbandoned(now, this.rules.emptyGraceMs, async (tx, eventId, at) => {
+      const present = await this.store
+        .on(tx)
+        .connectionsOf(eventId, at - CONNECTION_ORPHANED_AFTER_MS);
+      return present.length === 0;
     });
   }
 }

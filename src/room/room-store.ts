@@ -1,12 +1,12 @@
-import type { EpochMs, InterviewRecordRow, RoomConnectionRow } from '../db/rows.js';
-import { LifecycleStore } from '../interviews/lifecycle/lifecycle-store.js';
+import type { EpochMs, RoomConnectionRow } from '../db/rows.js';
+import { Store } from '../db/store.js';
 
 /**
  * SQL of the interview rooms: who is connected (one row per browser connection, whichever
- * process holds it) and the room times of the interviewee's open record. The lifecycle's own
- * statements (the event lock, status moves) come with it.
+ * process holds it). The interview's own tables (events, interviewees, records) are the
+ * lifecycle's (src/interviews/lifecycle), which runs the room's statements in its transactions.
  */
-export class RoomStore extends LifecycleStore {
+export class RoomStore extends Store {
   /**
    * Idempotent: a connection that enters again while its row is still there (its leave failed
    * after the row was written) updates that row instead of failing on the duplicate id.
@@ -39,26 +39,5 @@ export class RoomStore extends LifecycleStore {
       .where('seen_at', '<=', seenBy)
       .orderBy([{ column: 'seen_at' }, { column: 'id' }])
       .limit(limit);
-  }
-
-  async updateRecord(
-    id: string,
-    patch: Partial<Pick<InterviewRecordRow, 'start_at' | 'end_at' | 'room_emptied_at'>>,
-  ): Promise<void> {
-    await this.db('interview_records').where({ id }).update(patch);
-  }
-
-  /** Started interviews whose room has been empty since `emptiedBy` or earlier. */
-  abandonedRecords(
-    emptiedBy: EpochMs,
-    limit: number,
-  ): Promise<Array<Pick<InterviewRecordRow, 'id' | 'event_id'>>> {
-    return this.db<InterviewRecordRow>('interview_records')
-      .whereNull('end_at')
-      .whereNotNull('start_at')
-      .where('room_emptied_at', '<=', emptiedBy)
-      .orderBy([{ column: 'room_emptied_at' }, { column: 'id' }])
-      .limit(limit)
-      .select('id', 'event_id');
   }
 }

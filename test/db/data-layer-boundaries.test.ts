@@ -99,7 +99,7 @@ describe('data layer boundaries', () => {
         base,
       })),
     );
-    // A store may extend another store (RoomStore adds to LifecycleStore): still a Store.
+    // A store may extend another store: still a Store.
     const isStore = (name: string | undefined, seen = new Set<string>()): boolean => {
       if (name === 'Store') return true;
       const found = classes.find((entry) => entry.name === name);

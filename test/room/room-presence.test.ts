@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { ManualClock } from '../../src/clock.js';
 import { TransitionRefused } from '../../src/interviews/lifecycle/interview-lifecycle.js';
-import { archiveDelayMs } from '../../src/interviews/lifecycle/settle.js';
+import { composeLifecycle } from '../../src/interviews/lifecycle/compose.js';
 import type { Principal } from '../../src/oauth/principal.js';
 import { CONNECTION_ORPHANED_AFTER_MS, RoomService } from '../../src/room/room-service.js';
 import { RoomStore } from '../../src/room/room-store.js';
 import { runProgram } from '../../src/cli/program.js';
-import { testCliServices } from '../support/compose.js';
+import { testCliServices, testSharedDependencies } from '../support/compose.js';
 import { describeEachDialect } from '../support/databases.js';
 import { postGraphQL } from '../support/graphql-client.js';
 import { insertTenant } from '../support/interview-fixtures.js';
@@ -48,10 +48,10 @@ describeEachDialect('interview room presence and record times', (database) => {
       authenticate: async () => principal,
       env: { ROOM_EMPTY_GRACE_SECONDS: String(GRACE / 1000), ROOM_MAX_VIDEO_PARTICIPANTS: '4' },
     });
-    room = new RoomService(new RoomStore(database().db), clock, {
+    const lifecycle = composeLifecycle(testSharedDependencies(database().db, { clock }));
+    room = new RoomService(new RoomStore(database().db), lifecycle.room, clock, {
       maxVideoParticipants: 4,
       emptyGraceMs: GRACE,
-      archiveAfterMs: archiveDelayMs(30),
     });
   }
 

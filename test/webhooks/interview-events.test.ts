@@ -5,7 +5,6 @@ import { ManualClock } from '../../src/clock.js';
 import type { Database } from '../../src/db/database.js';
 import type { WebhookDeliveryRow } from '../../src/db/rows.js';
 import { composeInterviews } from '../../src/interviews/compose.js';
-import { archiveDelayMs } from '../../src/interviews/lifecycle/settle.js';
 import { composeRecordings } from '../../src/recordings/compose.js';
 import { RoomService } from '../../src/room/room-service.js';
 import { RoomStore } from '../../src/room/room-store.js';
@@ -49,12 +48,9 @@ describeEachDialect('webhooks: the events of an interview', (database) => {
       recordings,
       outbox,
     });
-    const rules = {
-      maxVideoParticipants: 4,
-      emptyGraceMs: GRACE,
-      archiveAfterMs: archiveDelayMs(30),
-    };
-    const room = new RoomService(new RoomStore(db), clock, rules, outbox);
+    const rules = { maxVideoParticipants: 4, emptyGraceMs: GRACE };
+    // The room's connections; what they mean for the interview, the lifecycle writes and tells.
+    const room = new RoomService(new RoomStore(db), interviews.rooms, clock, rules);
     return { interviews, recordings: recordings.service, room };
   }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import type { EpochMs, EventRow, IntervieweeRow, InterviewerRow } from '../../db/rows.js';
+import type { IntervieweeRow } from '../../db/rows.js';
 import {
   DECISION_VALUES,
   isDecisionValue,
@@ -23,17 +23,22 @@ import {
 } from './interview-lifecycle.js';
 import { endEvent } from './event-ending.js';
 import { EventChanges } from '../event-changes.js';
-import { InterviewNotices } from '../interview-notices.js';
 import { NO_WEBHOOKS, type WebhookOutbox } from '../../webhooks/outbox.js';
 import type { LifecycleStore } from './lifecycle-store.js';
 import { lobbyView } from './lobby-view.js';
-import { settleEvent, type SettledEvent } from './settle.js';
+import { settleEvent } from './settle.js';
+import {
+  allowedOrRefuse,
+  changed,
+  eventNotFound,
+  invitedInterviewer,
+} from './transition-guards.js';
+import { LockedEvents, type LockedEvent } from './locked-events.js';
 import {
   decisionRefusal,
   eventTransition,
   intervieweeTransition,
   type IntervieweeAction,
-  type Transition,
 } from './state-machines.js';
 
 const NOTE_MAX = 5000;
@@ -41,23 +46,13 @@ const NOTE_MAX = 5000;
 const TOKEN_MAX = 200;
 
 /**
- * An event as one transaction sees it: locked, and settled at the transaction's instant; what
- * the transaction tells `notices` reaches the webhook outbox before it commits.
- */
-interface LockedEvent {
-  row: EventRow;
-  settled: SettledEvent;
-  now: EpochMs;
-  store: LifecycleStore;
-  notices: InterviewNotices;
-}
-
-/**
  * The interview lifecycle behind the lobby pages (DESIGN §5). Each action is one transaction
  * that locks the event, settles it by the clock, asks the state machines, and then writes with
  * conditional UPDATEs; a refusal throws TransitionRefused before anything is written.
  */
 export class InterviewLifecycleService implements InterviewLifecycle {
+  private readonly events: LockedEvents;
+
   constructor(
     private readonly store: LifecycleStore,
     private readonly lobbyTokenBox: SecretBox,
@@ -68,7 +63,9 @@ export class InterviewLifecycleService implements InterviewLifecycle {
     private readonly changes: EventChanges = new EventChanges(),
     /** Hears of every committed change, in its transaction (DESIGN §8). */
     private readonly outbox: WebhookOutbox = NO_WEBHOOKS,
-  ) {}
+  ) {
+    this.events = new LockedEvents(store, clock, archiveAfterMs, outbox);
+  }
 
   async access(role: LobbyRole, token: string): Promise<LobbyAccess | null> {
     if (!token || token.length > TOKEN_MAX) return null;
@@ -266,35 +263,11 @@ export class InterviewLifecycleService implements InterviewLifecycle {
     eventId: string,
     work: (event: LockedEvent) => Promise<T>,
   ): Promise<T> {
-    const result = await this.store.inTransaction(async (store, tx) => {
-      const row = await store.lockEvent(eventId);
-      if (!row) throw eventNotFound();
-      const now = this.clock.now();
-      const settled = settleEvent(row, now, this.archiveAfterMs);
-      const notices = new InterviewNotices(row, settled.status, now);
-      const done = await work({ row, settled, now, store, notices });
-      await notices.recordIn(this.outbox, tx);
-      return done;
+    const result = await this.events.run(eventId, work, () => {
+      throw eventNotFound();
     });
     this.changes.changed(eventId);
     return result;
-  }
-}
-
-function allowedOrRefuse<Status>(transition: Transition<Status>): Status {
-  if (!transition.allowed) throw new TransitionRefused(transition.refusal);
-  return transition.next;
-}
-
-/**
- * A conditional UPDATE under the event lock finds the status it was told to expect; if it did
- * not, somebody changed the row in a way the lock did not cover, and the transaction is undone.
- */
-async function changed(update: Promise<boolean>): Promise<void> {
-  if (!(await update)) {
-    throw new TransitionRefused(
-      'This interview changed at the same moment; reload the page and try again.',
-    );
   }
 }
 
@@ -307,22 +280,6 @@ async function closeOpenRecord(
     throw new Error(`interviewee ${interviewee.id} was INTERVIEWING without an open record`);
   }
   notices.recordEnded(open.id, interviewee.id);
-}
-
-async function invitedInterviewer(
-  store: LifecycleStore,
-  eventId: string,
-  interviewerId: string,
-): Promise<InterviewerRow> {
-  const interviewer = await store.interviewer(eventId, interviewerId);
-  if (!interviewer) {
-    throw new NotFoundError('You are not an interviewer of this event.', 'interviewerId');
-  }
-  return interviewer;
-}
-
-function eventNotFound(): NotFoundError {
-  return new NotFoundError('There is no such interview event.', 'eventId');
 }
 
 function intervieweeNotFound(): NotFoundError {

@@ -145,6 +145,28 @@ export class LifecycleStore extends Store {
       .update({ end_at: endAt });
   }
 
+  /** The room times of a record (src/room decides when the interviewee and an interviewer meet). */
+  async updateRecord(
+    id: string,
+    patch: Partial<Pick<InterviewRecordRow, 'start_at' | 'end_at' | 'room_emptied_at'>>,
+  ): Promise<void> {
+    await this.db('interview_records').where({ id }).update(patch);
+  }
+
+  /** Started interviews whose room has been empty since `emptiedBy` or earlier. */
+  abandonedRecords(
+    emptiedBy: EpochMs,
+    limit: number,
+  ): Promise<Array<Pick<InterviewRecordRow, 'id' | 'event_id'>>> {
+    return this.db<InterviewRecordRow>('interview_records')
+      .whereNull('end_at')
+      .whereNotNull('start_at')
+      .where('room_emptied_at', '<=', emptiedBy)
+      .orderBy([{ column: 'room_emptied_at' }, { column: 'id' }])
+      .limit(limit)
+      .select('id', 'event_id');
+  }
+
   /** Creates the interviewer's outcome of a record, or replaces its decision and note. */
   async saveOutcome(row: InterviewOutcomeRow): Promise<void> {
     await this.db('interview_outcomes')
