@@ -6,8 +6,12 @@ import { RoomCluster, errorLines, waitFor } from '../support/room-cluster.js';
 
 /** Leave-then-join pairs each connection sends, as fast as the service lets it. */
 const ALTERNATIONS = volume('JOIN_LEAVE_ALTERNATIONS', 300);
-/** Under the service's 100 messages a second per connection. */
-const MESSAGES_PER_SECOND = 90;
+/**
+ * Well under the service's 100 messages a second per connection: the service counts messages as
+ * it reads them, so a worker that stalls on a busy machine reads a burst sent over more than a
+ * second within one of its own (at 90 a second, a 2-core machine under other load saw 101).
+ */
+const MESSAGES_PER_SECOND = 60;
 
 /**
  * Six connections of one room (interviewers and the admitted interviewee, spread over both
