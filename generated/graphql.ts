@@ -275,27 +275,27 @@ export type Mutation = {
    *
    * Needs the app's own client-credentials token (no `employer`, no user), else `FORBIDDEN`.
    */
-  createWebhookEndpoint: CreateWebhookEndpointPayload;
+  createWebhookEndpoint: Maybe<CreateWebhookEndpointPayload>;
   /**
    * Deletes an endpoint with its deliveries and their attempts. An unknown id gives `NOT_FOUND`.
    *
    * Needs the app's own client-credentials token (no `employer`, no user), else `FORBIDDEN`.
    */
-  deleteWebhookEndpoint: DeleteWebhookEndpointPayload;
+  deleteWebhookEndpoint: Maybe<DeleteWebhookEndpointPayload>;
   /**
    * Stops deliveries to an endpoint until it is enabled again; what happens meanwhile is not
    * delivered to it. An unknown id gives `NOT_FOUND`.
    *
    * Needs the app's own client-credentials token (no `employer`, no user), else `FORBIDDEN`.
    */
-  disableWebhookEndpoint: DisableWebhookEndpointPayload;
+  disableWebhookEndpoint: Maybe<DisableWebhookEndpointPayload>;
   /**
    * Turns deliveries to an endpoint back on and forgets the failures that disabled it. Enabling
    * an enabled endpoint changes nothing else. An unknown id gives `NOT_FOUND`.
    *
    * Needs the app's own client-credentials token (no `employer`, no user), else `FORBIDDEN`.
    */
-  enableWebhookEndpoint: EnableWebhookEndpointPayload;
+  enableWebhookEndpoint: Maybe<EnableWebhookEndpointPayload>;
   /**
    * Puts every `FAILED` delivery of an endpoint created at or after `since` back in the queue,
    * each with a fresh retry schedule and keeping its `webhook-id`. A disabled endpoint, or a `since`
@@ -303,7 +303,7 @@ export type Mutation = {
    *
    * Needs the app's own client-credentials token (no `employer`, no user), else `FORBIDDEN`.
    */
-  recoverFailedWebhookDeliveries: RecoverFailedWebhookDeliveriesPayload;
+  recoverFailedWebhookDeliveries: Maybe<RecoverFailedWebhookDeliveriesPayload>;
   /**
    * Sends one delivery again at once, whatever its status, with the same `webhook-id` and a fresh
    * retry schedule. A delivery of a disabled endpoint is refused with `BAD_USER_INPUT`; an unknown
@@ -311,7 +311,7 @@ export type Mutation = {
    *
    * Needs the app's own client-credentials token (no `employer`, no user), else `FORBIDDEN`.
    */
-  resendWebhookDelivery: ResendWebhookDeliveryPayload;
+  resendWebhookDelivery: Maybe<ResendWebhookDeliveryPayload>;
   /**
    * Gives an endpoint a new signing secret, shown in the answer only. The previous secret keeps
    * signing beside the new one (both signatures are sent) until `previousSecretExpiresAt`, so that
@@ -319,7 +319,7 @@ export type Mutation = {
    *
    * Needs the app's own client-credentials token (no `employer`, no user), else `FORBIDDEN`.
    */
-  rotateWebhookEndpointSecret: RotateWebhookEndpointSecretPayload;
+  rotateWebhookEndpointSecret: Maybe<RotateWebhookEndpointSecretPayload>;
   /**
    * Queues a `webhook.test.v1` delivery to an endpoint, whatever its filters, and answers it
    * (`PENDING`); follow it in the endpoint's `deliveriesConnection`. A disabled endpoint is refused
@@ -327,7 +327,7 @@ export type Mutation = {
    *
    * Needs the app's own client-credentials token (no `employer`, no user), else `FORBIDDEN`.
    */
-  sendWebhookTestEvent: SendWebhookTestEventPayload;
+  sendWebhookTestEvent: Maybe<SendWebhookTestEventPayload>;
   /**
    * Applies one change to an event: exactly one field of the input must be set, and that field
    * decides what happens. Events that are `CANCELLED`, `ENDED` or `ARCHIVED` cannot be changed.
@@ -345,7 +345,7 @@ export type Mutation = {
    *
    * Needs the app's own client-credentials token (no `employer`, no user), else `FORBIDDEN`.
    */
-  updateWebhookEndpoint: UpdateWebhookEndpointPayload;
+  updateWebhookEndpoint: Maybe<UpdateWebhookEndpointPayload>;
 };
 
 
@@ -551,7 +551,7 @@ export type Query = {
    *
    * Needs the app's own client-credentials token (no `employer`, no user), else `FORBIDDEN`.
    */
-  webhookEndpoints: WebhookEndpointsConnection;
+  webhookEndpoints: Maybe<WebhookEndpointsConnection>;
 };
 
 
@@ -1686,16 +1686,16 @@ export interface LanguageCodeScalarConfig extends GraphQLScalarTypeConfig<Resolv
 export type MutationResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   cancelVirtualInterviewEvent: Resolver<ResolversTypes['CancelVirtualInterviewEventPayload'], ParentType, ContextType, RequireFields<MutationCancelVirtualInterviewEventArgs, 'input'>>;
   createVirtualInterviewEvent: Resolver<ResolversTypes['CreateVirtualInterviewEventPayload'], ParentType, ContextType, RequireFields<MutationCreateVirtualInterviewEventArgs, 'input'>>;
-  createWebhookEndpoint: Resolver<ResolversTypes['CreateWebhookEndpointPayload'], ParentType, ContextType, RequireFields<MutationCreateWebhookEndpointArgs, 'input'>>;
-  deleteWebhookEndpoint: Resolver<ResolversTypes['DeleteWebhookEndpointPayload'], ParentType, ContextType, RequireFields<MutationDeleteWebhookEndpointArgs, 'input'>>;
-  disableWebhookEndpoint: Resolver<ResolversTypes['DisableWebhookEndpointPayload'], ParentType, ContextType, RequireFields<MutationDisableWebhookEndpointArgs, 'input'>>;
-  enableWebhookEndpoint: Resolver<ResolversTypes['EnableWebhookEndpointPayload'], ParentType, ContextType, RequireFields<MutationEnableWebhookEndpointArgs, 'input'>>;
-  recoverFailedWebhookDeliveries: Resolver<ResolversTypes['RecoverFailedWebhookDeliveriesPayload'], ParentType, ContextType, RequireFields<MutationRecoverFailedWebhookDeliveriesArgs, 'input'>>;
-  resendWebhookDelivery: Resolver<ResolversTypes['ResendWebhookDeliveryPayload'], ParentType, ContextType, RequireFields<MutationResendWebhookDeliveryArgs, 'input'>>;
-  rotateWebhookEndpointSecret: Resolver<ResolversTypes['RotateWebhookEndpointSecretPayload'], ParentType, ContextType, RequireFields<MutationRotateWebhookEndpointSecretArgs, 'input'>>;
-  sendWebhookTestEvent: Resolver<ResolversTypes['SendWebhookTestEventPayload'], ParentType, ContextType, RequireFields<MutationSendWebhookTestEventArgs, 'input'>>;
+  createWebhookEndpoint: Resolver<Maybe<ResolversTypes['CreateWebhookEndpointPayload']>, ParentType, ContextType, RequireFields<MutationCreateWebhookEndpointArgs, 'input'>>;
+  deleteWebhookEndpoint: Resolver<Maybe<ResolversTypes['DeleteWebhookEndpointPayload']>, ParentType, ContextType, RequireFields<MutationDeleteWebhookEndpointArgs, 'input'>>;
+  disableWebhookEndpoint: Resolver<Maybe<ResolversTypes['DisableWebhookEndpointPayload']>, ParentType, ContextType, RequireFields<MutationDisableWebhookEndpointArgs, 'input'>>;
+  enableWebhookEndpoint: Resolver<Maybe<ResolversTypes['EnableWebhookEndpointPayload']>, ParentType, ContextType, RequireFields<MutationEnableWebhookEndpointArgs, 'input'>>;
+  recoverFailedWebhookDeliveries: Resolver<Maybe<ResolversTypes['RecoverFailedWebhookDeliveriesPayload']>, ParentType, ContextType, RequireFields<MutationRecoverFailedWebhookDeliveriesArgs, 'input'>>;
+  resendWebhookDelivery: Resolver<Maybe<ResolversTypes['ResendWebhookDeliveryPayload']>, ParentType, ContextType, RequireFields<MutationResendWebhookDeliveryArgs, 'input'>>;
+  rotateWebhookEndpointSecret: Resolver<Maybe<ResolversTypes['RotateWebhookEndpointSecretPayload']>, ParentType, ContextType, RequireFields<MutationRotateWebhookEndpointSecretArgs, 'input'>>;
+  sendWebhookTestEvent: Resolver<Maybe<ResolversTypes['SendWebhookTestEventPayload']>, ParentType, ContextType, RequireFields<MutationSendWebhookTestEventArgs, 'input'>>;
   updateVirtualInterviewEvent: Resolver<ResolversTypes['UpdateVirtualInterviewEventPayload'], ParentType, ContextType, RequireFields<MutationUpdateVirtualInterviewEventArgs, 'input'>>;
-  updateWebhookEndpoint: Resolver<ResolversTypes['UpdateWebhookEndpointPayload'], ParentType, ContextType, RequireFields<MutationUpdateWebhookEndpointArgs, 'input'>>;
+  updateWebhookEndpoint: Resolver<Maybe<ResolversTypes['UpdateWebhookEndpointPayload']>, ParentType, ContextType, RequireFields<MutationUpdateWebhookEndpointArgs, 'input'>>;
 };
 
 export type PageInfoResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['PageInfo'] = ResolversParentTypes['PageInfo']> = {
@@ -1709,7 +1709,7 @@ export type QueryResolvers<ContextType = GatewayContext, ParentType extends Reso
   findVirtualInterviewEvents: Resolver<ResolversTypes['VirtualInterviewEventsConnection'], ParentType, ContextType, RequireFields<QueryFindVirtualInterviewEventsArgs, 'input'>>;
   virtualInterviewEvents: Resolver<ResolversTypes['VirtualInterviewEventsPayload'], ParentType, ContextType, RequireFields<QueryVirtualInterviewEventsArgs, 'input'>>;
   webhookEndpoint: Resolver<Maybe<ResolversTypes['WebhookEndpoint']>, ParentType, ContextType, RequireFields<QueryWebhookEndpointArgs, 'id'>>;
-  webhookEndpoints: Resolver<ResolversTypes['WebhookEndpointsConnection'], ParentType, ContextType, Partial<QueryWebhookEndpointsArgs>>;
+  webhookEndpoints: Resolver<Maybe<ResolversTypes['WebhookEndpointsConnection']>, ParentType, ContextType, Partial<QueryWebhookEndpointsArgs>>;
 };
 
 export type RecoverFailedWebhookDeliveriesPayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['RecoverFailedWebhookDeliveriesPayload'] = ResolversParentTypes['RecoverFailedWebhookDeliveriesPayload']> = {

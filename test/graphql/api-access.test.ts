@@ -16,6 +16,7 @@ import { startTestService } from '../support/service.js';
 /** One field of each API: the webhook-management API's and the Interview API's. */
 const BOTH = `query {
   webhookEndpoint(id: "none") { id }
+  webhookEndpoints(first: 1) { totalCount }
   findVirtualInterviewEvents(input: {}, first: 1) { events { id } }
   __typename
 }`;
@@ -100,14 +101,19 @@ describeEachDialect('access per API through the gateway', (database) => {
   it('answers FORBIDDEN with extensions.api for the API the app is not enabled for, data for the other', async () => {
     assert.equal(await access.setEnabled(app, 'webhooks', false), true);
     const employer = await call('employer', BOTH);
+    // Every root field of the webhook API is nullable, as the platform's are: each refused field
+    // is null with its error, and the Interview API's data stays.
     assert.deepEqual(employer.data, {
       webhookEndpoint: null,
+      webhookEndpoints: null,
       findVirtualInterviewEvents: { events: [] },
       __typename: 'Query',
     });
-    const [refusal, ...others] = errorsOf(employer);
+    const [refusal, second, ...others] = errorsOf(employer);
     assert.deepEqual(others, []);
     assert.deepEqual(refusal!.path, ['webhookEndpoint']);
+    assert.deepEqual(second!.path, ['webhookEndpoints']);
+    assert.deepEqual(second!.extensions, { code: 'FORBIDDEN', api: 'webhooks' });
     assert.equal(refusal!.extensions.code, 'FORBIDDEN');
     assert.equal(refusal!.extensions.api, 'webhooks');
     assert.match(
@@ -130,7 +136,7 @@ describeEachDialect('access per API through the gateway', (database) => {
   it('refuses a mutation of an API the app is not enabled for, and writes nothing', async () => {
     await access.setEnabled(app, 'webhooks', false);
     const body = await call('own', CREATE_ENDPOINT);
-    assert.equal(body.data, null);
+    assert.deepEqual(body.data, { createWebhookEndpoint: null });
     assert.deepEqual(errorsOf(body)[0]!.extensions, { code: 'FORBIDDEN', api: 'webhooks' });
     const stored = await database().db('webhook_endpoints').where({ app_id: app.id });
     assert.deepEqual(stored, []);
