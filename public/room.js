@@ -538,6 +538,17 @@
     };
   }
 
+  /**
+   * The largest rectangle with the picture's aspect ratio that fits a tile, centred in it: a 4:3
+   * camera in a tall tile gets bars above and below instead of being stretched.
+   */
+  function letterboxed(pictureWidth, pictureHeight, tileWidth, tileHeight) {
+    const scale = Math.min(tileWidth / pictureWidth, tileHeight / pictureHeight);
+    const width = pictureWidth * scale;
+    const height = pictureHeight * scale;
+    return { x: (tileWidth - width) / 2, y: (tileHeight - height) / 2, width, height };
+  }
+
   /** Every picture side by side on a canvas and every voice in one track. */
   class Mix {
     constructor() {
@@ -570,12 +581,14 @@
       const width = this.canvas.width / columns;
       const height = this.canvas.height / rows;
       videos.forEach((video, index) => {
+        const tile = { x: (index % columns) * width, y: Math.floor(index / columns) * height };
+        const picture = letterboxed(video.videoWidth, video.videoHeight, width, height);
         context.drawImage(
           video,
-          (index % columns) * width,
-          Math.floor(index / columns) * height,
-          width,
-          height,
+          tile.x + picture.x,
+          tile.y + picture.y,
+          picture.width,
+          picture.height,
         );
       });
     }

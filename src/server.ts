@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { composeAccountEmails } from './account-emails/compose.js';
 import { composeAccounts } from './accounts/compose.js';
@@ -290,6 +291,11 @@ export async function startService(options: StartOptions): Promise<RunningServic
       await sweeperStopped;
       await deliveryStopped;
       await roomClosed;
+      // A recording stopped just before finishes finalising; one cut short is the sweeper's.
+      await Promise.race([
+        recordings.finalisation.idle(),
+        delay(config.shutdownTimeoutMs, undefined, { ref: false }),
+      ]);
       await bus.close();
       await closeMail();
       // A handler whose client hung up may still be running its queries: let them finish.

@@ -30,6 +30,7 @@ export function composeLobby(
     }),
     identifyLimiter: createRateLimiter(shared, 'lobby-identify', config.rateLimits.signIn),
     recordings: deps.recordings.service,
+    recordingList: deps.recordings.links,
   };
   const pages = new LobbyPages();
   return {

@@ -14,6 +14,7 @@ import {
   type Refusal,
 } from './lobby-guards.js';
 import type { DecisionDraft } from './page-models.js';
+import type { EventRecordings } from './recording-list.js';
 
 const ENTER_EMAIL = 'Enter the email address your invitation was sent to.';
 const NOT_INVITED =
@@ -61,6 +62,7 @@ export function mountInterviewerLobby(
   router: Router,
   services: LobbyServices,
   form: RequestHandler,
+  recordingList?: EventRecordings,
 ): void {
   const page = `${LOBBY_PATHS.interviewer}/:token`;
   const place = (link: OpenedLink): LobbyPlace => ({
@@ -85,8 +87,10 @@ export function mountInterviewerLobby(
       status: problem?.status,
       error: problem?.message,
     };
-    if (me) services.pages.interviewerLobby(res, { ...common, me, draft: problem?.draft });
-    else services.pages.interviewerIdentify(res, { ...common, email: problem?.email });
+    if (me) {
+      const recordings = (await recordingList?.ofEvent(link.access.eventId)) ?? [];
+      services.pages.interviewerLobby(res, { ...common, me, draft: problem?.draft, recordings });
+    } else services.pages.interviewerIdentify(res, { ...common, email: problem?.email });
   }
 
   /** Opens the link of a form post, after its CSRF check; null when the answer is already sent. */

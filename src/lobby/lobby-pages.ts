@@ -12,6 +12,8 @@ import {
 } from './page-models.js';
 import { pageTemplates } from '../http/views.js';
 import { eventInfoModel } from './event-info-model.js';
+import type { EventRecording } from '../recordings/recording-links.js';
+import { recordingListModel } from './recording-list.js';
 
 /** What every page with a form needs, and the problem to show above it, if any. */
 export interface FormPage {
@@ -55,11 +57,12 @@ export class LobbyPages {
 
   interviewerLobby(
     res: Response,
-    page: FormPage & { me: Interviewer; draft?: DecisionDraft },
+    page: FormPage & { me: Interviewer; draft?: DecisionDraft; recordings?: EventRecording[] },
   ): void {
     this.render(res, page.status ?? 200, 'lobby-interviewer.njk', {
       ...this.form(page),
       ...interviewerModel(page.view, page.me, page.draft),
+      recordings: recordingListModel(page.view, page.recordings ?? []),
       live_path: `${page.path}/live`,
       room_path: mayEnterRoom(page.view, 'interviewer') ? `${page.path}/room` : null,
       actions: {

@@ -6,6 +6,8 @@ import type { SharedDependencies } from '../shared-dependencies.js';
 import { NO_WEBHOOKS, type WebhookOutbox } from '../webhooks/outbox.js';
 import { RecordingChunkStore } from './recording-chunk-store.js';
 import { RecordingFiles } from './recording-files.js';
+import { RecordingFinalisation } from './recording-finalisation.js';
+import { RecordingFinalisationStore } from './recording-finalisation-store.js';
 import { RecordingLinks } from './recording-links.js';
 import { RecordingRetention } from './recording-retention.js';
 import { RecordingService, type RecordingChangeHook } from './recording-service.js';
@@ -20,15 +22,20 @@ export interface Recordings {
   streamRouter(): Router;
   /** VirtualInterviewRecord.recordingUrl, batched. */
   links: RecordingLinks;
-  /** The sweeper's step that deletes recordings RECORDINGS_KEEP_DAYS_AFTER_ARCHIVE after archiving. */
-  retention: RecordingRetention;
+  /**
+   * The sweeper's step: finalises recordings a dead process left unfinalised, then deletes
+   * recordings RECORDINGS_KEEP_DAYS_AFTER_ARCHIVE after archiving.
+   */
+  retention: Pick<RecordingRetention, 'deleteExpired'>;
+  /** Makes stopped recordings final (seekable, then announced); started by every stop. */
+  finalisation: RecordingFinalisation;
 }
 
 export function composeRecordings(
   shared: SharedDependencies,
   options: {
     onRecordingChange?: RecordingChangeHook;
-    /** Where a recording that becomes available is told; none by default (the CLI reads only). */
+    /** Where a recording that becomes available (final) is told; none by default. */
     outbox?: WebhookOutbox;
   } = {},
 ): Recordings {
@@ -37,6 +44,17 @@ export function composeRecordings(
   const chunks = new RecordingChunkStore(db);
   const files = new RecordingFiles(config.recordings.dir);
   const tokenBox = shared.boxes.recordingTokens;
+  const outbox = options.outbox ?? NO_WEBHOOKS;
+  const archiveAfterMs = archiveDelayMs(config.archiveAfterDays);
+  const finalisation = new RecordingFinalisation({
+    store: new RecordingFinalisationStore(db),
+    files,
+    clock: shared.clock,
+    archiveAfterMs,
+    outbox,
+    logger: shared.logger,
+  });
+  const onRecordingChange = options.onRecordingChange ?? (() => {});
   const service = new RecordingService({
     recordings: store,
     chunks,
@@ -44,12 +62,22 @@ export function composeRecordings(
     files,
     tokenBox,
     clock: shared.clock,
-    archiveAfterMs: archiveDelayMs(config.archiveAfterDays),
+    archiveAfterMs,
     limits: config.recordings,
-    onRecordingChange: options.onRecordingChange ?? (() => {}),
-    outbox: options.outbox ?? NO_WEBHOOKS,
+    onRecordingChange: (eventId, change) => {
+      // Every stop, from whichever path, is told here once it has committed.
+      if (!change.active) finalisation.finaliseSoon(change.recordingId);
+      return onRecordingChange(eventId, change);
+    },
+    outbox,
     logger: shared.logger,
   });
+  const retention = new RecordingRetention(
+    store,
+    chunks,
+    files,
+    config.recordings.keepAfterArchiveMs,
+  );
   const pages = new LobbyPages();
   return {
     service,
@@ -60,6 +88,12 @@ export function composeRecordings(
         notFound: (res) => pages.notFound(res),
       }),
     links: new RecordingLinks(store, tokenBox, config.publicUrl),
-    retention: new RecordingRetention(store, chunks, files, config.recordings.keepAfterArchiveMs),
+    retention: {
+      deleteExpired: async (now) => {
+        await finalisation.finaliseLeftOver(now);
+        return retention.deleteExpired(now);
+      },
+    },
+    finalisation,
   };
 }

@@ -77,6 +77,7 @@ describeEachDialect(
         '0019_partial_token_indexes',
         '0020_webhooks',
         '0021_app_api_access',
+        '0026_recording_finalisation',
       ]);
       assert.deepEqual(await existingTables(db), TABLES);
       assert.deepEqual(await pendingMigrations(db), []);
@@ -84,6 +85,7 @@ describeEachDialect(
 
       const reverted = await rollbackAll(db);
       assert.deepEqual(reverted, [
+        '0026_recording_finalisation',
         '0021_app_api_access',
         '0020_webhooks',
         '0019_partial_token_indexes',

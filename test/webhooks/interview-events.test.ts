@@ -55,7 +55,12 @@ describeEachDialect('webhooks: the events of an interview', (database) => {
       archiveAfterMs: archiveDelayMs(30),
     };
     const room = new RoomService(new RoomStore(db), clock, rules, outbox);
-    return { interviews, recordings: recordings.service, room };
+    return {
+      interviews,
+      recordings: recordings.service,
+      finalisation: recordings.finalisation,
+      room,
+    };
   }
 
   /** An endpoint of the tenant's app that takes every type and every employer. */
@@ -160,6 +165,8 @@ describeEachDialect('webhooks: the events of an interview', (database) => {
     await services.recordings.appendChunk(eventId, recording.id, lee.id, 0, randomBytes(64));
     clock.set(MORNING + 80 * MINUTE);
     await services.recordings.stop(eventId, recording.id, lee.id);
+    // Announced once final (here kept as recorded: random bytes are no WebM to make seekable).
+    await services.finalisation.idle();
     await lifecycle.endInterview(eventId, lee.id);
     await lifecycle.recordDecision(eventId, lee.id, second.id, 'YES', 'Strong answers.');
     await lifecycle.recordDecision(eventId, lee.id, second.id, 'YES', 'Strong answers.'); // same

@@ -19,6 +19,7 @@ import * as deploymentSettings from './0018_deployment_settings.js';
 import * as partialTokenIndexes from './0019_partial_token_indexes.js';
 import * as webhooks from './0020_webhooks.js';
 import * as appApiAccess from './0021_app_api_access.js';
+import * as recordingFinalisation from './0026_recording_finalisation.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -51,6 +52,7 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migration]> =
   ['0019_partial_token_indexes', partialTokenIndexes],
   ['0020_webhooks', webhooks],
   ['0021_app_api_access', appApiAccess],
+  ['0026_recording_finalisation', recordingFinalisation],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
