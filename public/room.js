@@ -559,6 +559,8 @@
       if (this.canvas) {
         this.canvas.width = 1280;
         this.canvas.height = 720;
+        // Opaque: Chrome records a canvas with alpha as BlockGroups with an alpha layer.
+        this.context = this.canvas.getContext('2d', { alpha: false });
         this.timer = setInterval(() => this.draw(), 1000 / 25);
       }
     }
@@ -570,7 +572,7 @@
       }
     }
     draw() {
-      const context = this.canvas.getContext('2d');
+      const context = this.context;
       const videos = [...byId('videos').querySelectorAll('video')].filter(
         (video) => video.videoWidth,
       );

@@ -72,6 +72,7 @@ async function readSeekableMetadata(
   const reader = new Reader();
   // The recording is kept as recorded: DefaultDuration stays (ts-ebml drops it for an old MSE bug).
   reader.drop_default_duration = false;
+  const clusters = new ClusterStarts();
   const buffer = Buffer.alloc(SLICE_BYTES);
   const start = await input.read(buffer, 0, EBML_MAGIC.length, 0);
   if (!buffer.subarray(0, start.bytesRead).equals(EBML_MAGIC)) throw new NotRewritable('no WebM');
@@ -85,6 +86,7 @@ async function readSeekableMetadata(
       for (const element of decoder.decode(slice.buffer)) {
         // ts-ebml's Reader prints an element it does not know to the console, bytes and all.
         if (element.name !== 'unknown') reader.read(element);
+        clusters.see(element);
       }
       at += bytesRead;
       await yieldToEventLoop();
@@ -96,10 +98,12 @@ async function readSeekableMetadata(
   }
   const metadatas: EBMLElementDetail[] = reader.metadatas;
   if (reader.trackInfo.type === 'nothing') throw new NotRewritable('no audio or video track');
-  const duration = reader.duration;
+  // The Reader adds a frame's length to its last SimpleBlock; with BlockGroups, the last block.
+  const duration = Math.max(reader.duration, clusters.lastBlockTime);
+  const cues = reader.cues.length ? reader.cues : clusters.cues(reader.trackInfo.trackNumber);
   if (
     !metadatas.some((element) => element.name === 'Tracks') ||
-    reader.cues.length === 0 ||
+    cues.length === 0 ||
     !(reader.metadataSize > 0 && reader.metadataSize <= length) ||
     !(Number.isFinite(duration) && duration > 0)
   ) {
@@ -107,7 +111,7 @@ async function readSeekableMetadata(
   }
   let metadata: Buffer;
   try {
-    metadata = unpooled(() => tools.makeMetadataSeekable(metadatas, duration, reader.cues));
+    metadata = unpooled(() => tools.makeMetadataSeekable(metadatas, duration, cues));
   } catch (error) {
     throw new NotRewritable(`its metadata cannot be rewritten: ${String(error)}`);
   }
@@ -127,6 +131,43 @@ function unpooled(encode: () => ArrayBuffer): Buffer {
     return Buffer.from(encode());
   } finally {
     Buffer.poolSize = poolSize;
+  }
+}
+
+/**
+ * Where each cluster starts and its time, and the latest block's time, for when ts-ebml's
+ * Reader finds no cues or no duration: it reads SimpleBlocks only, and Chrome writes the frames
+ * of a canvas with alpha as BlockGroups (with BlockAdditions) instead.
+ */
+class ClusterStarts {
+  private readonly starts: Array<{ position: number; time: number }> = [];
+  /** The latest block's time, in TimestampScale units. */
+  lastBlockTime = 0;
+
+  see(element: EBMLElementDetail): void {
+    if (element.name === 'Cluster' && element.type === 'm' && !element.isEnd) {
+      this.starts.push({ position: element.tagStart, time: -1 });
+    } else if (element.name === 'Timestamp' && element.type === 'u') {
+      const last = this.starts.at(-1);
+      if (last && last.time < 0) last.time = element.value;
+    } else if (
+      (element.name === 'Block' || element.name === 'SimpleBlock') &&
+      element.type === 'b'
+    ) {
+      const cluster = this.starts.at(-1)?.time ?? 0;
+      const time = cluster + tools.ebmlBlock(element.data).timecode;
+      this.lastBlockTime = Math.max(this.lastBlockTime, time);
+    }
+  }
+
+  cues(track: number): Array<{ CueTrack: number; CueClusterPosition: number; CueTime: number }> {
+    return this.starts
+      .filter((start) => start.time >= 0)
+      .map((start) => ({
+        CueTrack: track,
+        CueClusterPosition: start.position,
+        CueTime: start.time,
+      }));
   }
 }
 

@@ -18,9 +18,10 @@ import { silentLogger } from '../support/logger.js';
 import { temporaryRecordingsDir } from './interview-in-progress.js';
 import { webmSummary } from './webm-summary.js';
 
-export const FAKE_CAMERA_WEBM = readFileSync(
-  new URL('./fixtures/fake-camera.webm', import.meta.url),
-);
+/** Four seconds of Chromium's fake camera and microphone, as MediaRecorder wrote them. */
+const FAKE_CAMERA_WEBM = readFileSync(new URL('./fixtures/fake-camera.webm', import.meta.url));
+/** Three seconds of a canvas with alpha: Chrome writes its frames as BlockGroups. */
+const ALPHA_CANVAS_WEBM = readFileSync(new URL('./fixtures/alpha-canvas.webm', import.meta.url));
 
 /** Notices the finalisation records, kept in memory (committed or not: the test reads after). */
 class NoticeLog implements WebhookOutbox {
@@ -165,6 +166,19 @@ describeEachDialect('recordings: finalisation', (database) => {
     assert.equal(await finaliser().finalise(id), true);
     assert.notEqual(webmSummary(readFileSync(copyPath)).durationMs, null);
     assert.equal(log.notices.length, 1);
+  });
+
+  it('cues and times a recording of BlockGroups (a canvas with alpha) too', async () => {
+    const { id, graph, files, finaliser, row } = await stopped(ALPHA_CANVAS_WEBM);
+    assert.deepEqual(webmSummary(ALPHA_CANVAS_WEBM).cues, []);
+    assert.equal(await finaliser().finalise(id), true);
+    assert.ok((await row()).seekable);
+    const after = webmSummary(readFileSync(files.absolute(files.seekablePath(graph.event.id, id))));
+    assert.ok(after.durationMs! > 2500 && after.durationMs! < 3500, String(after.durationMs));
+    assert.deepEqual(
+      after.cues.map((cue) => cue.position),
+      after.clusters.map((cluster) => cluster.position),
+    );
   });
 
   it('makes a recording that is no WebM final as recorded, still announced once', async () => {
