@@ -538,6 +538,17 @@
     };
   }
 
+  /**
+   * The largest rectangle with the picture's aspect ratio that fits a tile, centred in it: a 4:3
+   * camera in a tall tile gets bars above and below instead of being stretched.
+   */
+  function letterboxed(pictureWidth, pictureHeight, tileWidth, tileHeight) {
+    const scale = Math.min(tileWidth / pictureWidth, tileHeight / pictureHeight);
+    const width = pictureWidth * scale;
+    const height = pictureHeight * scale;
+    return { x: (tileWidth - width) / 2, y: (tileHeight - height) / 2, width, height };
+  }
+
   /** Every picture side by side on a canvas and every voice in one track. */
   class Mix {
     constructor() {
@@ -548,6 +559,8 @@
       if (this.canvas) {
         this.canvas.width = 1280;
         this.canvas.height = 720;
+        // Opaque: Chrome records a canvas with alpha as BlockGroups with an alpha layer.
+        this.context = this.canvas.getContext('2d', { alpha: false });
         this.timer = setInterval(() => this.draw(), 1000 / 25);
       }
     }
@@ -559,7 +572,7 @@
       }
     }
     draw() {
-      const context = this.canvas.getContext('2d');
+      const context = this.context;
       const videos = [...byId('videos').querySelectorAll('video')].filter(
         (video) => video.videoWidth,
       );
@@ -570,12 +583,14 @@
       const width = this.canvas.width / columns;
       const height = this.canvas.height / rows;
       videos.forEach((video, index) => {
+        const tile = { x: (index % columns) * width, y: Math.floor(index / columns) * height };
+        const picture = letterboxed(video.videoWidth, video.videoHeight, width, height);
         context.drawImage(
           video,
-          (index % columns) * width,
-          Math.floor(index / columns) * height,
-          width,
-          height,
+          tile.x + picture.x,
+          tile.y + picture.y,
+          picture.width,
+          picture.height,
         );
       });
     }

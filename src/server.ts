@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { composeAccountEmails } from './account-emails/compose.js';
 import { composeAccounts } from './accounts/compose.js';
@@ -311,6 +312,11 @@ export async function startService(options: StartOptions): Promise<RunningServic
       await deliveryStopped;
       await calendarSenderStopped;
       await roomClosed;
+      // A recording stopped just before finishes finalising; one cut short is the sweeper's.
+      await Promise.race([
+        recordings.finalisation.idle(),
+        delay(config.shutdownTimeoutMs, undefined, { ref: false }),
+      ]);
       await bus.close();
       await closeMail();
       // What this process leased and did not admit goes back to its clients' budgets.

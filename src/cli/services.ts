@@ -81,12 +81,13 @@ export function createCliServices(
     grants,
     deployment: options.deployment,
   });
-  // A sweep from cron ends events and abandoned interviews: their webhooks are written with them.
+  // A sweep from cron ends events and abandoned interviews, and finalises recordings left
+  // unfinalised: their webhooks are written with them.
   const webhooks = composeWebhooks(shared, { mailer: composeMail(shared).mailer, accounts });
   const outbox = webhooks.outbox;
   const interviews = composeInterviews(shared, {
     accounts,
-    recordings: composeRecordings(shared),
+    recordings: composeRecordings(shared, { outbox }),
     outbox,
   });
   const roomSweep = composeRoomSweep(shared, { interviews });

@@ -319,6 +319,10 @@ export interface RecordingRow {
   stopped_at: EpochMs | null;
   /** When retention deleted the file; the streaming URL answers 404 from then on. */
   deleted_at: EpochMs | null;
+  /** When the stopped recording became final (rewritten seekable, or kept as recorded). */
+  finalised_at: EpochMs | null;
+  /** Whether the file served is the seekable copy (`bytes` is then its length); 0/1 on SQLite. */
+  seekable: boolean | number;
 }
 
 /** A chunk of a recording: claimed by one request, then committed with the recording's counts. */

@@ -37,6 +37,7 @@ export function composeLobby(
     identifyLimiter: createRateLimiter(shared, 'lobby-identify', config.rateLimits.signIn),
     recordings: deps.recordings.service,
     calendarSequence: deps.calendar && ((eventId: string) => deps.calendar!.sequenceOf(eventId)),
+    recordingList: deps.recordings.links,
   };
   const pages = new LobbyPages();
   return {

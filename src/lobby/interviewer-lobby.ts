@@ -14,6 +14,7 @@ import {
   type Refusal,
 } from './lobby-guards.js';
 import type { DecisionDraft } from './page-models.js';
+import type { EventRecordings } from './recording-list.js';
 
 const ENTER_EMAIL = 'Enter the email address your invitation was sent to.';
 const NOT_INVITED =
@@ -66,6 +67,7 @@ export function mountInterviewerLobby(
   router: Router,
   services: LobbyServices,
   form: RequestHandler,
+  recordingList?: EventRecordings,
 ): void {
   const page = `${LOBBY_PATHS.interviewer}/:token`;
   const place = (link: OpenedLink): LobbyPlace => ({
@@ -92,7 +94,14 @@ export function mountInterviewerLobby(
     };
     if (me) {
       const saved = problem ? undefined : savedRecordId(req);
-      services.pages.interviewerLobby(res, { ...common, me, draft: problem?.draft, saved });
+      const recordings = (await recordingList?.ofEvent(link.access.eventId)) ?? [];
+      services.pages.interviewerLobby(res, {
+        ...common,
+        me,
+        draft: problem?.draft,
+        saved,
+        recordings,
+      });
     } else {
       services.pages.interviewerIdentify(res, {
         ...common,

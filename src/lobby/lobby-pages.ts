@@ -13,6 +13,8 @@ import {
 import { INTERVIEWER_NAME_MAX } from '../interviews/rules/interviewers.js';
 import { pageTemplates } from '../http/views.js';
 import { eventInfoModel } from './event-info-model.js';
+import type { EventRecording } from '../recordings/recording-links.js';
+import { recordingListModel } from './recording-list.js';
 
 /** What every page with a form needs, and the problem to show above it, if any. */
 export interface FormPage {
@@ -59,11 +61,17 @@ export class LobbyPages {
   /** `saved`: the record whose decision was just saved, confirmed on the page. */
   interviewerLobby(
     res: Response,
-    page: FormPage & { me: Interviewer; draft?: DecisionDraft; saved?: string },
+    page: FormPage & {
+      me: Interviewer;
+      draft?: DecisionDraft;
+      saved?: string;
+      recordings?: EventRecording[];
+    },
   ): void {
     this.render(res, page.status ?? 200, 'lobby-interviewer.njk', {
       ...this.form(page),
       ...interviewerModel(page.view, page.me, page.draft, page.saved),
+      recordings: recordingListModel(page.view, page.recordings ?? []),
       live_path: `${page.path}/live`,
       room_path: mayEnterRoom(page.view, 'interviewer') ? `${page.path}/room` : null,
       actions: {

@@ -12,6 +12,7 @@ import { mountLandingPage } from './landing-page.js';
 import { LobbyPages } from './lobby-pages.js';
 import { mountRoomPage } from './room-page.js';
 import type { AttemptLimiter, LobbyServices } from './lobby-guards.js';
+import type { EventRecordings } from './recording-list.js';
 import { mountRecordingUploads, type RecordingUploads } from './recording-uploads.js';
 
 export interface LobbyDependencies {
@@ -27,6 +28,8 @@ export interface LobbyDependencies {
   recordings?: RecordingUploads;
   /** The SEQUENCE the event's calendar mails reached (src/calendar-mail), or null. */
   calendarSequence?: (eventId: string) => Promise<number | null>;
+  /** The event's recordings the interviewer lobby lists; absent, it lists none. */
+  recordingList?: EventRecordings;
 }
 
 const PAGE_PREFIXES = [LOBBY_PATHS.landing, LOBBY_PATHS.interviewer, LOBBY_PATHS.interviewee];
@@ -55,7 +58,7 @@ export function lobbyRouter(deps: LobbyDependencies): Router {
   router.use(PAGE_PREFIXES, privateAnswers);
   mountLandingPage(router, services);
   mountIntervieweeLobby(router, services, form);
-  mountInterviewerLobby(router, services, form);
+  mountInterviewerLobby(router, services, form, deps.recordingList);
   mountRoomPage(router, services);
   mountCalendarFiles(router, services, deps.config.publicUrl, deps.calendarSequence);
   if (deps.recordings) {

@@ -27,6 +27,32 @@ export class RecordingFiles {
   }
 
   /**
+   * The seekable copy finalisation writes (src/recordings/recording-finalisation.ts), relative to
+   * `root`; served instead of the recorded file once the row says `seekable`.
+   */
+  seekablePath(eventId: string, recordingId: string): string {
+    return this.relativePath(eventId, recordingId).replace(/\.webm$/, '.seekable.webm');
+  }
+
+  /** The file a recording's row says is served, relative to `root`. */
+  servedPath(row: { event_id: string; id: string; seekable: boolean | number }): string {
+    return row.seekable
+      ? this.seekablePath(row.event_id, row.id)
+      : this.relativePath(row.event_id, row.id);
+  }
+
+  absolute(relativePath: string): string {
+    return join(this.root, relativePath);
+  }
+
+  /** Deletes the recorded file once its seekable copy is the one served; missing is no error. */
+  async removeRecorded(eventId: string, recordingId: string): Promise<void> {
+    await unlink(join(this.root, this.relativePath(eventId, recordingId))).catch(
+      ignoreCodes('ENOENT'),
+    );
+  }
+
+  /**
    * Writes `data` at byte `at` and returns once the bytes are on disk, answering whether the file
    * goes on past them (bytes of a chunk that was never acknowledged: a crash between its write
    * and its commit). The caller holds the claim on the chunk that starts at `at` (src/recordings/
@@ -71,10 +97,16 @@ export class RecordingFiles {
     await truncate(join(this.root, this.relativePath(eventId, recordingId)), length);
   }
 
-  /** Deletes the file, and its event's directory once empty; a missing file is no error. */
+  /**
+   * Deletes the recording's files (as recorded and its seekable copy), and its event's directory
+   * once empty; a missing file is no error.
+   */
   async remove(eventId: string, recordingId: string): Promise<void> {
     const path = join(this.root, this.relativePath(eventId, recordingId));
     await unlink(path).catch(ignoreCodes('ENOENT'));
+    await unlink(join(this.root, this.seekablePath(eventId, recordingId))).catch(
+      ignoreCodes('ENOENT'),
+    );
     await rmdir(dirname(path)).catch(ignoreCodes('ENOENT', 'ENOTEMPTY', 'EEXIST'));
   }
 }

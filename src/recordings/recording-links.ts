@@ -1,7 +1,18 @@
-import type { RecordingRow } from '../db/rows.js';
+import type { EpochMs, RecordingRow } from '../db/rows.js';
 import type { SecretBox } from '../security/secret-box.js';
 import type { RecordingStore } from './recording-store.js';
 import { recordingUrl } from './recording-tokens.js';
+
+/** A recording as the interviewer lobby lists it. */
+export interface EventRecording {
+  url: string;
+  recordId: string;
+  startedAt: EpochMs;
+  /** Null while it is being recorded. */
+  stoppedAt: EpochMs | null;
+  /** Stopped and finalised: seekable (or kept as recorded) and announced. */
+  final: boolean;
+}
 
 /**
  * `VirtualInterviewRecord.recordingUrl`: the streaming URL of each record's latest recording
@@ -14,6 +25,21 @@ export class RecordingLinks {
     private readonly tokenBox: SecretBox,
     private readonly publicUrl: string,
   ) {}
+
+  /**
+   * The event's recordings with content, oldest first, for the interviewer lobby (whose link
+   * already grants the event).
+   */
+  async ofEvent(eventId: string): Promise<EventRecording[]> {
+    const rows = await this.store.withContentOfEvent(eventId);
+    return rows.map((row) => ({
+      url: recordingUrl(this.publicUrl, this.tokenBox.open(row.token_sealed)),
+      recordId: row.record_id,
+      startedAt: Number(row.started_at),
+      stoppedAt: row.stopped_at === null ? null : Number(row.stopped_at),
+      final: row.finalised_at !== null,
+    }));
+  }
 
   /** One URL (or null) per record id, in the order given; one statement for all of them. */
   async urlsOfRecords(recordIds: readonly string[]): Promise<Array<string | null>> {

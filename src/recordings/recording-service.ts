@@ -113,6 +113,8 @@ export class RecordingService {
             started_at: step.now,
             stopped_at: null,
             deleted_at: null,
+            finalised_at: null,
+            seekable: false,
           });
         } catch (error) {
           if (isUniqueViolation(error)) throw alreadyRecording();
@@ -168,7 +170,7 @@ export class RecordingService {
     if (!RECORDING_TOKEN_SHAPE.test(token)) return null;
     const row = await this.deps.recordings.streamable(sha256Hex(token));
     if (!row) return null;
-    return { path: this.deps.files.relativePath(row.event_id, row.id), bytes: row.bytes };
+    return { path: this.deps.files.servedPath(row), bytes: row.bytes };
   }
 
   private async existing(eventId: string, recordingId: string): Promise<RecordingRow> {
@@ -190,21 +192,15 @@ export class RecordingService {
   }
 
   /**
-   * Stops a recording in the step's transaction; true when this call stopped it. One with
-   * content is then available at its record's `recordingUrl`, which the lifecycle tells.
+   * Stops a recording in the step's transaction; true when this call stopped it. Partners hear
+   * of it once it is final (src/recordings/recording-finalisation.ts), which the stop starts.
    */
   private async stopIn(
     store: RecordingStore,
     row: RecordingRow,
     step: RecordingStep,
   ): Promise<boolean> {
-    if (!(await store.stop(row.id, step.now))) return false;
-    // Read again: chunks may have been acknowledged since `row` was read, none after the stop.
-    const stopped = await store.find(row.event_id, row.id);
-    if (stopped && stopped.bytes > 0 && stopped.deleted_at === null) {
-      step.recordingAvailable(stopped.record_id);
-    }
-    return true;
+    return store.stop(row.id, step.now);
   }
 
   private tell(eventId: string, recordingId: string, active: boolean): void {

@@ -66,6 +66,15 @@ export class RecordingStore extends Store {
       ]);
   }
 
+  /** An event's recordings with content that were not deleted, oldest first. */
+  withContentOfEvent(eventId: string): Promise<RecordingRow[]> {
+    return this.db<RecordingRow>('recordings')
+      .where({ event_id: eventId })
+      .where('bytes', '>', 0)
+      .whereNull('deleted_at')
+      .orderBy([{ column: 'started_at' }, { column: 'id' }]);
+  }
+
   /** Recordings not yet deleted whose event was archived at or before `archivedBy`. */
   archivedBy(archivedBy: EpochMs, limit: number): Promise<RecordingRow[]> {
     return this.db<RecordingRow>('recordings as r')

@@ -14,7 +14,15 @@ export interface StreamDependencies {
 /**
  * GET and HEAD /recordings/:token on PUBLIC_URL: the recording as `video/webm`, with byte ranges
  * (206, 416) so that players can seek. Only the acknowledged bytes are served, whether the
- * recording has stopped or is still growing.
+ * recording has stopped or is still growing; once final, its seekable copy.
+ *
+ * A partner shows the recording on its own site (`<video src=recordingUrl>`), so the recording,
+ * and only it, is `Cross-Origin-Resource-Policy: cross-origin`: the unguessable token in its URL
+ * is what protects it, as it is for whoever is given the URL, and CORP would only stop the
+ * browsers of people who hold it already. The other protective headers stay: no caching by
+ * shared caches or the browser, no referrer, no sniffing, and the site's CSP and framing rules
+ * (which a media response does not need relaxed). Nothing else is cross-origin: no CORS, so
+ * another origin's scripts cannot read the bytes.
  */
 export function recordingStreamRouter(deps: StreamDependencies): Router {
   const router = Router();
@@ -24,6 +32,7 @@ export function recordingStreamRouter(deps: StreamDependencies): Router {
     res.setHeader('X-Content-Type-Options', 'nosniff');
     const recording = await deps.streamable(req.params.token);
     if (!recording) return deps.notFound(res);
+    res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
     res.setHeader('Content-Type', 'video/webm');
     if (recording.bytes === 0) {
       // Nothing acknowledged yet; `send` cannot be told to serve zero bytes of a file.
@@ -31,18 +40,27 @@ export function recordingStreamRouter(deps: StreamDependencies): Router {
       res.status(200).end();
       return;
     }
-    res.sendFile(
-      recording.path,
-      { root: deps.root, end: recording.bytes - 1, cacheControl: false },
-      (error?: NodeJS.ErrnoException & { status?: number }) => {
-        if (!error || res.headersSent) return;
-        // Deleted between the look-up and the read: as gone as an unknown token.
-        if (error.status === 404 || error.code === 'ENOENT') deps.notFound(res);
-        // 416 (its Content-Range already set), 412: answers, not failures.
-        else if (error.status && error.status < 500) res.status(error.status).end();
-        else next(error);
-      },
-    );
+    const serve = (file: StreamableRecording, lookedAgain: boolean) =>
+      res.sendFile(
+        file.path,
+        { root: deps.root, end: file.bytes - 1, cacheControl: false },
+        (error?: NodeJS.ErrnoException & { status?: number }) => {
+          if (!error || res.headersSent) return;
+          if (error.status === 404 || error.code === 'ENOENT') {
+            if (lookedAgain) return deps.notFound(res);
+            // Finalised between the look-up and the read: the recorded file gave way to its
+            // seekable copy. Deleted: as gone as an unknown token.
+            void deps.streamable(req.params.token).then((now) => {
+              if (now && now.bytes > 0 && now.path !== file.path) serve(now, true);
+              else deps.notFound(res);
+            }, next);
+          }
+          // 416 (its Content-Range already set), 412: answers, not failures.
+          else if (error.status && error.status < 500) res.status(error.status).end();
+          else next(error);
+        },
+      );
+    serve(recording, false);
   });
   return router;
 }

@@ -87,6 +87,7 @@ describeEachDialect(
         '0022_cost_budgets',
         '0023_persisted_documents',
         '0024_calendar_mails',
+        '0026_recording_finalisation',
         '0027_decision_note_newlines',
       ]);
       assert.deepEqual(await existingTables(db), TABLES);
@@ -96,6 +97,7 @@ describeEachDialect(
       const reverted = await rollbackAll(db);
       assert.deepEqual(reverted, [
         '0027_decision_note_newlines',
+        '0026_recording_finalisation',
         '0024_calendar_mails',
         '0023_persisted_documents',
         '0022_cost_budgets',

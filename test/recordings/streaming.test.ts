@@ -129,6 +129,9 @@ describeEachDialect('recordings: streaming and recordingUrl', (database) => {
     assert.equal(whole.headers.get('referrer-policy'), 'no-referrer');
     assert.equal(whole.headers.get('x-content-type-options'), 'nosniff');
     assert.equal(whole.headers.get('accept-ranges'), 'bytes');
+    // A partner's own site may embed it; the token is the protection (README "Recordings").
+    assert.equal(whole.headers.get('cross-origin-resource-policy'), 'cross-origin');
+    assert.equal(whole.headers.get('access-control-allow-origin'), null, 'no CORS');
     assert.deepEqual(Buffer.from(await whole.arrayBuffer()), content);
   });
 
@@ -148,6 +151,8 @@ describeEachDialect('recordings: streaming and recordingUrl', (database) => {
     assert.equal(rest.status, 206);
     assert.equal(rest.headers.get('content-range'), 'bytes 10-299/300');
     assert.deepEqual(Buffer.from(await rest.arrayBuffer()), content.subarray(10));
+
+    assert.equal(first.headers.get('cross-origin-resource-policy'), 'cross-origin');
 
     const beyond = await range('bytes=300-400');
     assert.equal(beyond.status, 416);
@@ -182,6 +187,7 @@ describeEachDialect('recordings: streaming and recordingUrl', (database) => {
         const response = await fetch(`${service.url}/recordings/${path}`, { method });
         assert.equal(response.status, 404, `${method} ${path}`);
         assert.equal(response.headers.get('cache-control'), 'no-store');
+        assert.equal(response.headers.get('cross-origin-resource-policy'), 'same-origin');
         if (method === 'GET') assert.equal(await response.text(), expected, path);
       }
     }

@@ -51,7 +51,12 @@ describeEachDialect('webhooks: the events of an interview', (database) => {
     const rules = { maxVideoParticipants: 4, emptyGraceMs: GRACE };
     // The room's connections; what they mean for the interview, the lifecycle writes and tells.
     const room = new RoomService(new RoomStore(db), interviews.rooms, clock, rules);
-    return { interviews, recordings: recordings.service, room };
+    return {
+      interviews,
+      recordings: recordings.service,
+      finalisation: recordings.finalisation,
+      room,
+    };
   }
 
   /** An endpoint of the tenant's app that takes every type and every employer. */
@@ -156,6 +161,8 @@ describeEachDialect('webhooks: the events of an interview', (database) => {
     await services.recordings.appendChunk(eventId, recording.id, lee.id, 0, randomBytes(64));
     clock.set(MORNING + 80 * MINUTE);
     await services.recordings.stop(eventId, recording.id, lee.id);
+    // Announced once final (here kept as recorded: random bytes are no WebM to make seekable).
+    await services.finalisation.idle();
     await lifecycle.endInterview(eventId, lee.id);
     await lifecycle.recordDecision(eventId, lee.id, second.id, 'YES', 'Strong answers.');
     await lifecycle.recordDecision(eventId, lee.id, second.id, 'YES', 'Strong answers.'); // same

@@ -22,6 +22,7 @@ import * as appApiAccess from './0021_app_api_access.js';
 import * as costBudgets from './0022_cost_budgets.js';
 import * as persistedDocuments from './0023_persisted_documents.js';
 import * as calendarMails from './0024_calendar_mails.js';
+import * as recordingFinalisation from './0026_recording_finalisation.js';
 import * as decisionNoteNewlines from './0027_decision_note_newlines.js';
 
 interface Migration {
@@ -58,6 +59,7 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migration]> =
   ['0022_cost_budgets', costBudgets],
   ['0023_persisted_documents', persistedDocuments],
   ['0024_calendar_mails', calendarMails],
+  ['0026_recording_finalisation', recordingFinalisation],
   ['0027_decision_note_newlines', decisionNoteNewlines],
 ];
 

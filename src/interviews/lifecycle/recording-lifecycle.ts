@@ -24,7 +24,7 @@ export interface RecordingStart extends RecordingStep {
 
 /**
  * The interview's side of recordings (README "Recordings"): a recording starts only while an
- * interview is in progress, on the locked event, and a stopped one with content is news for
+ * interview is in progress, on the locked event, and one made final with content is news for
  * partners, recorded in the same transaction. The bytes and the recordings table are
  * src/recordings'; it refuses in its own terms what this throws (NotFoundError for the event or
  * the interviewer, TransitionRefused when there is no interview to record).
@@ -81,6 +81,29 @@ export class RecordingLifecycle {
    */
   stop<T>(eventId: string, end: (step: RecordingStep) => Promise<T>, missing: () => T): Promise<T> {
     return this.events.run(eventId, (event) => end(stepOf(event)), missing, { lock: false });
+  }
+
+  /**
+   * Runs `finalise` (which makes a stopped recording final, src/recordings) in one transaction
+   * with the event as it is; when it says it made the recording final, partners are told the
+   * record's recording is available, in that transaction. False when the event is gone.
+   */
+  finalise(
+    eventId: string,
+    recordId: string,
+    finalise: (step: Omit<RecordingStep, 'recordingAvailable'>) => Promise<boolean>,
+  ): Promise<boolean> {
+    return this.events.run(
+      eventId,
+      async (event) => {
+        const step = stepOf(event);
+        const final = await finalise(step);
+        if (final) step.recordingAvailable(recordId);
+        return final;
+      },
+      () => false,
+      { lock: false },
+    );
   }
 }
 
