@@ -78,7 +78,10 @@ interface InFlight {
  * own slots and nobody else's.
  */
 export class DeliveryWorker {
+  /** Attempts from their claim until their settlement is written. */
   private readonly inFlight = new Set<InFlight>();
+  /** Of those, the ones whose request is still open: what WEBHOOK_CONCURRENCY bounds. */
+  private sending = 0;
   private readonly perEndpoint = new Map<string, number>();
   private pumping: Promise<void> | undefined;
   private wokenWhilePumping = false;
@@ -167,7 +170,10 @@ export class DeliveryWorker {
       this.wokenWhilePumping = false;
       let looked = false;
       while (!this.stopped) {
-        const free = this.options.settings.concurrency - this.inFlight.size;
+        const { concurrency } = this.options.settings;
+        // An attempt that was answered frees its request slot at once, while its settlement
+        // waits for the next group commit; at most `concurrency` of them wait.
+        const free = Math.min(concurrency - this.sending, 2 * concurrency - this.inFlight.size);
         if (free <= 0) break;
         const limit = Math.min(free, CLAIM_BATCH);
         let claimed: ClaimedDelivery[];
@@ -205,9 +211,23 @@ export class DeliveryWorker {
   private launch(claimed: ClaimedDelivery): void {
     const { id, endpoint_id: endpointId } = claimed.delivery;
     this.perEndpoint.set(endpointId, (this.perEndpoint.get(endpointId) ?? 0) + 1);
+    this.sending += 1;
+    let answered = false;
+    // The endpoint's slot is taken until its request ends, not until the attempt is written:
+    // the receiver is done with it, and the lease keeps the delivery this process's meanwhile.
+    const requestEnded = () => {
+      if (answered) return;
+      answered = true;
+      this.sending -= 1;
+      const left = (this.perEndpoint.get(endpointId) ?? 1) - 1;
+      if (left > 0) this.perEndpoint.set(endpointId, left);
+      else this.perEndpoint.delete(endpointId);
+      // A slot is free: rows left behind for want of one may be claimed now.
+      if (this.backlog) this.refillSoon();
+    };
     const abort = new AbortController();
     const flight: InFlight = { claimed, abort, done: Promise.resolve() };
-    flight.done = this.attempt(claimed, abort.signal)
+    flight.done = this.attempt(claimed, abort.signal, requestEnded)
       .catch((error: unknown) =>
         this.options.logger.error(
           { err: error, deliveryId: id },
@@ -215,19 +235,21 @@ export class DeliveryWorker {
         ),
       )
       .finally(() => {
+        requestEnded();
         this.inFlight.delete(flight);
-        const left = (this.perEndpoint.get(endpointId) ?? 1) - 1;
-        if (left > 0) this.perEndpoint.set(endpointId, left);
-        else this.perEndpoint.delete(endpointId);
-        // A slot is free: rows left behind for want of one may be claimed now.
         if (this.backlog) this.refillSoon();
       });
     this.inFlight.add(flight);
   }
 
-  private async attempt(claimed: ClaimedDelivery, signal: AbortSignal): Promise<void> {
+  private async attempt(
+    claimed: ClaimedDelivery,
+    signal: AbortSignal,
+    requestEnded: () => void,
+  ): Promise<void> {
     const { clock, store } = this.options;
     if (!claimed.endpoint.enabled) {
+      requestEnded();
       await this.settle(claimed, notSent(clock.now(), 'not sent: the endpoint is disabled'), {
         settlement: { status: 'failed' },
         outcome: 'failed',
@@ -236,6 +258,7 @@ export class DeliveryWorker {
       return;
     }
     const response = await this.send(claimed, signal);
+    requestEnded();
     if (signal.aborted) {
       // Abandoned at shutdown: whatever happened, the delivery is due again for anyone.
       await store.release(claimed.delivery.id, claimed.lease);
