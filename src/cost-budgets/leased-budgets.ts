@@ -30,6 +30,12 @@ export const LEASE_MS = 1000;
 /** The least a process leases at once, so that small requests do not lease one by one. */
 const MIN_LEASE = 100;
 
+/**
+ * Clients this process remembers before it forgets the idle ones (no lease, nothing waiting):
+ * what it keeps of one is only how much to lease next, so forgetting costs one smaller lease.
+ */
+const MOST_CLIENTS_HELD = 10_000;
+
 interface Lease {
   id: number;
   expiresAt: number;
@@ -125,6 +131,7 @@ export class LeasedBudgets {
   private client(appId: string): Client {
     let client = this.clients.get(appId);
     if (!client) {
+      if (this.clients.size >= MOST_CLIENTS_HELD) this.forgetIdleClients();
       client = {
         budget: this.settings.defaultUnits,
         charges: [],
@@ -135,6 +142,12 @@ export class LeasedBudgets {
       this.clients.set(appId, client);
     }
     return client;
+  }
+
+  private forgetIdleClients(): void {
+    for (const [appId, client] of this.clients) {
+      if (!client.lease && !client.leasing && !client.waiting.length) this.clients.delete(appId);
+    }
   }
 
   /** Leases for the requests waiting, admits those that fit, refuses the others; repeats. */
