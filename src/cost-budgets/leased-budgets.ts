@@ -1,25 +1,10 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { CostBudgetSettings } from '../config.js';
+import type { Admission, BudgetStatus, CostAdmission } from '../graphql/api.js';
 import type { BudgetStore, Charge, LeaseGrant } from './budget-store.js';
 
-/** A client's budget as one answer reports it (extensions.cost, RateLimit-* headers). */
-export interface BudgetStatus {
-  /** Units per window. */
-  limit: number;
-  /** Units the client may still spend now, as this process knows it. */
-  remaining: number;
-  /** Seconds until everything charged so far has left the window. */
-  resetSeconds: number;
-  windowSeconds: number;
-}
-
-export type Admission =
-  | { admitted: true; status: BudgetStatus }
-  /** Over budget: the request may be sent again after `retryAfterSeconds`. */
-  | { admitted: false; status: BudgetStatus; retryAfterSeconds: number }
-  /** The request costs more than the whole budget: it will never be admitted. */
-  | { admitted: false; status: BudgetStatus; exceedsBudget: true };
+export type { Admission, BudgetStatus };
 
 /**
  * How long a process may admit from one lease. It makes windows longer by as much (see
@@ -78,7 +63,7 @@ interface Client {
  * budget applies over W + LEASE_MS, a second more than the window: a charge comes back to the
  * client up to a second later than the window says, never earlier.
  */
-export class LeasedBudgets {
+export class LeasedBudgets implements CostAdmission {
   private readonly clients = new Map<string, Client>();
   private readonly windowMs: number;
   private readonly spanMs: number;

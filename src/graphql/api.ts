@@ -10,6 +10,8 @@ import type { CommonResolvedType } from './common-resolvers.js';
 
 export type { GatewayContext, Principal } from './context.js';
 export type { OffsetDateTime } from './scalars/date-time.js';
+// What the rolling cost budget (src/cost-budgets) provides the gateway with.
+export type { Admission, BudgetStatus, CostAdmission } from './budget/cost-budget.js';
 
 /**
  * Resolvers of every type of the merged schema over the given context, except those the gateway
