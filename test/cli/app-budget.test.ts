@@ -1,36 +1,16 @@
 import assert from 'node:assert/strict';
-import { runProgram } from '../../src/cli/program.js';
 import { DEFAULT_COST_BUDGET_UNITS } from '../../src/config.js';
-import { testCliServices } from '../support/compose.js';
 import { describeEachDialect } from '../support/databases.js';
+import { inProcessCli } from './in-process-cli.js';
 
 describeEachDialect('admin CLI: app budget', (database) => {
   let clientId = '';
   let appId = '';
 
-  async function run(...argv: string[]) {
-    let stdout = '';
-    let stderr = '';
-    const io = {
-      stdout: (text: string) => void (stdout += text),
-      stderr: (text: string) => void (stderr += text),
-    };
-    const code = await runProgram(argv, io, async () => testCliServices(database().db));
-    return { code, stdout, stderr };
-  }
-
-  async function json(...argv: string[]) {
-    const result = await run('--json', ...argv);
-    assert.equal(result.code, 0, result.stderr);
-    return JSON.parse(result.stdout);
-  }
+  const { run, json, appOfNewOwner } = inProcessCli(database);
 
   before(async () => {
-    const email = `budget-${Date.now()}@example.com`;
-    await json('user', 'create', '--email', email, '--password', 'correct horse');
-    const created = await json('app', 'create', '--owner', email, '--name', 'Budgeted');
-    clientId = created.client_id;
-    appId = created.app.id;
+    ({ clientId, appId } = await appOfNewOwner('Budgeted'));
   });
 
   it('shows the default, sets the app its own budget (audited), and goes back to the default', async () => {

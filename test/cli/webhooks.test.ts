@@ -1,42 +1,17 @@
 import assert from 'node:assert/strict';
-import { runProgram } from '../../src/cli/program.js';
 import { isEndpointSecret } from '../../src/webhooks/signature.js';
-import { testCliServices, testSharedDependencies } from '../support/compose.js';
+import { testSharedDependencies } from '../support/compose.js';
 import { describeEachDialect } from '../support/databases.js';
-
-interface CliRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+import { inProcessCli } from './in-process-cli.js';
 
 describeEachDialect('admin CLI: webhook', (database) => {
   let clientId = '';
   let appId = '';
 
-  async function run(...argv: string[]): Promise<CliRun> {
-    let stdout = '';
-    let stderr = '';
-    const io = {
-      stdout: (text: string) => void (stdout += text),
-      stderr: (text: string) => void (stderr += text),
-    };
-    const code = await runProgram(argv, io, async () => testCliServices(database().db));
-    return { code, stdout, stderr };
-  }
-
-  async function json(...argv: string[]) {
-    const result = await run('--json', ...argv);
-    assert.equal(result.code, 0, result.stderr);
-    return JSON.parse(result.stdout);
-  }
+  const { run, json, appOfNewOwner } = inProcessCli(database);
 
   before(async () => {
-    const email = `hooks-${Date.now()}@example.com`;
-    await json('user', 'create', '--email', email, '--password', 'correct horse');
-    const created = await json('app', 'create', '--owner', email, '--name', 'Hooks');
-    clientId = created.client_id;
-    appId = created.app.id;
+    ({ clientId, appId } = await appOfNewOwner('Hooks'));
   });
 
   it('adds an endpoint (secret once, sealed at rest), lists it and rotates it', async () => {
