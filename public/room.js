@@ -223,7 +223,9 @@
   function addPeer(peer, weOffer) {
     let entry = state.peers.get(peer.id);
     if (!entry) {
-      entry = { peer, pc: null, tile: null, candidates: [] };
+      // The side that offers is the one that restarts a failed connection, so that the two never
+      // offer to each other at once.
+      entry = { peer, pc: null, tile: null, candidates: [], offerer: weOffer, restarts: 0 };
       state.peers.set(peer.id, entry);
       entry.pc = newConnection(entry);
     } else {
@@ -253,12 +255,31 @@
       media.srcObject = event.streams[0] || new MediaStream([event.track]);
       if (state.recording) state.recording.addStream(media.srcObject);
     });
-    pc.addEventListener('connectionstatechange', () => renderParticipants());
+    pc.addEventListener('connectionstatechange', () => {
+      if (pc.connectionState === 'connected') entry.restarts = 0;
+      if (pc.connectionState === 'failed') restartIce(entry);
+      renderParticipants();
+    });
     return pc;
   }
 
-  async function offer(entry) {
-    const description = await entry.pc.createOffer();
+  /**
+   * A connection whose network path failed (a network change, a NAT binding that lapsed) gets
+   * new ICE candidates over the same connection: the offerer offers again with an ICE restart,
+   * the answerer answers it as any offer. A few times in a row at most, until it connects again.
+   */
+  const MOST_ICE_RESTARTS = 3;
+  function restartIce(entry) {
+    if (!entry.offerer || entry.restarts >= MOST_ICE_RESTARTS) return;
+    if (state.peers.get(entry.peer.id) !== entry) return;
+    entry.restarts += 1;
+    void offer(entry, { iceRestart: true }).catch((error) =>
+      say('room-message', `Reconnecting to ${entry.peer.name} failed: ${error.message}`),
+    );
+  }
+
+  async function offer(entry, options) {
+    const description = await entry.pc.createOffer(options);
     await entry.pc.setLocalDescription(description);
     send({ type: 'signal', to: entry.peer.id, data: { description: entry.pc.localDescription } });
   }
@@ -407,6 +428,7 @@
     }
   }
 
+  /** Out of the room, by the person's own choice (who may rejoin) or because the service said so. */
   function leaveRoom(message, backToLobby) {
     state.left = true;
     if (state.recording) void state.recording.stop();
@@ -420,6 +442,30 @@
     say('recording-notice', '');
     say('room-message', message);
     if (backToLobby) setTimeout(() => location.assign(root.dataset.lobby), 2500);
+  }
+
+  /** "You left the room" offers this: back in with fresh devices, over the same connection. */
+  function leaveByChoice() {
+    leaveRoom('You left the room.', false);
+    byId('room-left').hidden = false;
+  }
+
+  async function rejoin() {
+    byId('room-left').hidden = true;
+    say('room-message', '');
+    state.left = false;
+    await openDevices();
+    resetToggle(byId('microphone-button'), 'Mute');
+    resetToggle(byId('camera-button'), 'Turn camera off');
+    if (state.socket && state.socket.readyState === WebSocket.OPEN) return join();
+    connect();
+    state.socket.addEventListener('open', () => join(), { once: true });
+  }
+
+  function resetToggle(button, words) {
+    if (!button) return;
+    button.textContent = words;
+    button.setAttribute('aria-pressed', 'false');
   }
 
   // ---------------------------------------------------------------------------------------
@@ -686,7 +732,10 @@
     );
   const record = byId('record-button');
   if (record && isInterviewer) record.addEventListener('click', () => void toggleRecording());
-  byId('leave-button').addEventListener('click', () => leaveRoom('You left the room.', true));
+  byId('leave-button').addEventListener('click', leaveByChoice);
+  byId('rejoin-button').addEventListener('click', () =>
+    rejoin().catch((error) => say('room-message', `Rejoining failed: ${error.message}`)),
+  );
   window.addEventListener('pagehide', () => {
     if (state.recording) void state.recording.stop();
   });

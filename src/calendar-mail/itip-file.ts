@@ -4,6 +4,7 @@ import ical, {
   ICalCalendarMethod,
   ICalEventStatus,
 } from 'ical-generator';
+import { addEventZones, eventZone } from '../lobby/calendar-zone.js';
 import type { CalendarSnapshot } from './mail-plan.js';
 
 export interface ItipMessage {
@@ -21,21 +22,24 @@ export interface ItipMessage {
 
 /**
  * An iTIP message (RFC 5546) with one VEVENT: METHOD:REQUEST invites or updates, METHOD:CANCEL
- * (with STATUS:CANCELLED) withdraws. Times are in UTC, which every calendar reads the same way;
- * the mail's text names the event's own time zone.
+ * (with STATUS:CANCELLED) withdraws. Times are in the event's own zone with its VTIMEZONE, as in
+ * the pages' .ics files, so the invitation shows and moves (daylight saving) as scheduled.
  */
 export function itipFile(message: ItipMessage): string {
   const { snapshot } = message;
+  const zone = eventZone(snapshot.timezone, [snapshot.startAt, snapshot.endAt]);
   const calendar = ical({
     prodId: { company: 'Hiring partner', product: 'Interview calendar mails', language: 'EN' },
     method: message.method === 'CANCEL' ? ICalCalendarMethod.CANCEL : ICalCalendarMethod.REQUEST,
   });
+  addEventZones(calendar);
   calendar.createEvent({
     id: message.uid,
     sequence: message.sequence,
     stamp: new Date(message.stamp),
-    start: new Date(snapshot.startAt),
-    end: new Date(snapshot.endAt),
+    timezone: zone.tzid,
+    start: zone.at(snapshot.startAt),
+    end: zone.at(snapshot.endAt),
     summary: snapshot.employerName
       ? `${snapshot.title} (${snapshot.employerName})`
       : snapshot.title,

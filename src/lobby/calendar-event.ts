@@ -1,7 +1,6 @@
-import { getVtimezoneComponent } from '@touch4it/ical-timezones';
 import ical, { ICalEventStatus } from 'ical-generator';
 import type { LobbyView } from '../interviews/lifecycle/interview-lifecycle.js';
-import { ZonedDate } from './zoned-date.js';
+import { addEventZones, eventZone } from './calendar-zone.js';
 
 /** The calendar file's name under a page's path: /interviews/<token>/event.ics. */
 export const CALENDAR_FILE_NAME = 'event.ics';
@@ -19,16 +18,12 @@ export function calendarFile(
   mailedSequence: number | null = null,
 ): string {
   const { event } = view;
-  const zone = calendarZone(event.timezone);
-  const at = (instant: number) => (zone ? new ZonedDate(instant, zone) : new Date(instant));
+  const zone = eventZone(event.timezone, [event.startAt, event.endAt]);
   const landingPageUrl = view.links.landingPageUrl;
   const calendar = ical({
     prodId: { company: 'Hiring partner', product: 'Interview pages', language: 'EN' },
   });
-  // The zone is the event's, not the calendar's: with a calendar zone, ical-generator would write
-  // DTSTAMP and LAST-MODIFIED as local times, where iCalendar wants UTC. The generator still
-  // adds the VTIMEZONE of every event zone.
-  calendar.timezone({ name: null, generator: getVtimezoneComponent });
+  addEventZones(calendar);
   calendar.createEvent({
     id: calendarUid(event.id, publicUrl),
     // Without calendar mails, seconds since the event was created: grows with updated_at and
@@ -36,9 +31,9 @@ export function calendarFile(
     sequence: mailedSequence ?? Math.max(0, Math.floor((event.updatedAt - event.createdAt) / 1000)),
     stamp: new Date(view.asOf),
     lastModified: new Date(event.updatedAt),
-    timezone: zone,
-    start: at(event.startAt),
-    end: at(event.endAt),
+    timezone: zone.tzid,
+    start: zone.at(event.startAt),
+    end: zone.at(event.endAt),
     summary: event.employerName ? `${event.title} (${event.employerName})` : event.title,
     description:
       landingPageUrl && `Interview details and the way into the lobby: ${landingPageUrl}`,
@@ -54,14 +49,4 @@ export function calendarFile(
  */
 export function calendarUid(eventId: string, publicUrl: string): string {
   return `${eventId}@${new URL(publicUrl).host}`;
-}
-
-/**
- * The zone as the bundled VTIMEZONE names it, so that TZID and VTIMEZONE agree (an alias such as
- * Asia/Calcutta is Asia/Kolkata there). A zone the bundle lacks gives null: times go out in UTC,
- * still the right instants.
- */
-function calendarZone(timezone: string): string | null {
-  const component = getVtimezoneComponent(timezone);
-  return (component && /^TZID:(.+)$/m.exec(component)?.[1]?.trim()) || null;
 }

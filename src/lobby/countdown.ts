@@ -10,16 +10,26 @@ const DAY = 24 * HOUR;
  * The countdown to an open event's start as the service clock has it when the page is made;
  * public/countdown.js keeps it current in the browser with the same wording. Null once the
  * event has ended or was cancelled.
+ *
+ * What it says after the start agrees with the status the page shows beside it: "Started at"
+ * only once the event is STARTED (someone entered the room), at the instant it did, even when
+ * that was before the scheduled start; a SCHEDULED event past its start time is said to be not
+ * started yet. The browser switches to that wording at `start_iso`.
  */
 export function countdownModel(view: LobbyView) {
-  const { status, startAt, endAt, timezone } = view.event;
+  const { status, startAt, endAt, startedAt, timezone } = view.event;
   if (!isOpen(status)) return null;
-  const started = `Started at ${timeOfDayInZone(startAt, timezone)}`;
+  const began = status === 'STARTED' ? (startedAt ?? startAt) : null;
+  const afterStart =
+    began === null
+      ? `Not started yet, scheduled for ${timeOfDayInZone(startAt, timezone)}`
+      : `Started at ${timeOfDayInZone(began, timezone)}`;
+  const switchAt = began ?? startAt;
   return {
-    text: view.asOf < startAt ? startsIn(startAt - view.asOf) : started,
-    start_iso: isoInstant(startAt),
+    text: view.asOf < switchAt ? startsIn(switchAt - view.asOf) : afterStart,
+    start_iso: isoInstant(switchAt),
     end_iso: isoInstant(endAt),
-    started_text: started,
+    started_text: afterStart,
   };
 }
 

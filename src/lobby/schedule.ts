@@ -72,12 +72,11 @@ function sameDay(a: number, b: number, timeZone: string): boolean {
   return day.format(a) === day.format(b);
 }
 
-/** A moment with its zone's short name, for a line that stands alone: "9:00 AM EST". */
+/**
+ * A moment with its zone named, for a line that stands alone: "9:00 AM Eastern Standard Time".
+ * Zones are named the long way everywhere on the pages (as the schedule does), never by short
+ * names, which outside the Americas are mere offsets ("GMT+1").
+ */
 export function timeOfDayInZone(at: number, timezone: string): string {
-  return new Intl.DateTimeFormat(LOCALE, {
-    timeZone: timezone,
-    hour: 'numeric',
-    minute: '2-digit',
-    timeZoneName: 'short',
-  }).format(at);
+  return `${timeOfDay(at, timezone)} ${zoneName(at, timezone)}`;
 }

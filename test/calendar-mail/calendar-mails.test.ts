@@ -202,7 +202,14 @@ describeEachDialect('calendar mails of an interview, through SMTP', (database) =
         const expected = starts[Math.min(index, 3)]!;
         assert.equal(vevent.start.toISOString(), new Date(expected).toISOString());
         assert.equal(vevent.end?.toISOString(), new Date(expected + HOUR).toISOString());
-        assert.equal(vevent.start.tz, 'Etc/UTC');
+        // In the event's own zone, with its VTIMEZONE, as the lobby's file has it.
+        assert.equal(vevent.start.tz, 'America/New_York');
+        assert.equal(vevent.end?.tz, 'America/New_York');
+        assert.match(mail.everything, /\r\nBEGIN:VTIMEZONE\r\nTZID:America\/New_York\r\n/);
+        assert.match(
+          mail.everything,
+          /\r\nDTSTART;TZID=America\/New_York:2027050[678]T0[45]0000\r\n/,
+        );
         assert.equal(vevent.status, index === 4 ? 'CANCELLED' : 'CONFIRMED');
         assert.equal(vevent.summary, 'Platform engineer (Acme)');
         const organizer = vevent.organizer as unknown as { val: string; params: { CN: string } };

@@ -46,7 +46,7 @@ function browserCountdown(now: number, start: number, end: number) {
     dataset: {
       start: new Date(start).toISOString(),
       end: new Date(end).toISOString(),
-      started: 'Started at 9:00 AM EST',
+      started: 'Started at 9:03 AM Eastern Standard Time',
     },
     textContent: 'as the server wrote it',
     hidden: false,
@@ -89,7 +89,7 @@ describe('event information wording', () => {
       );
     }
     const started = browserCountdown(START + MINUTE, START, END);
-    assert.equal(started.textContent, 'Started at 9:00 AM EST');
+    assert.equal(started.textContent, 'Started at 9:03 AM Eastern Standard Time');
     assert.equal(started.hidden, false);
     assert.equal(browserCountdown(END, START, END).hidden, true);
   });
@@ -276,7 +276,7 @@ describeEachDialect('event information and the calendar file', (database) => {
       assert.ok(!text.includes(userEmail), `${page} shows no interviewer email`);
       assert.match(
         text,
-        /<p class="countdown" data-countdown data-start="2026-12-01T14:00:00.000Z" data-end="2026-12-01T15:00:00.000Z" data-started="Started at 9:00 AM EST">Starts in 2 hours 5 minutes<\/p>/,
+        /<p class="countdown" data-countdown data-start="2026-12-01T14:00:00.000Z" data-end="2026-12-01T15:00:00.000Z" data-started="Not started yet, scheduled for 9:00 AM Eastern Standard Time">Starts in 2 hours 5 minutes<\/p>/,
         page,
       );
       assert.match(text, /<script src="\/assets\/countdown.js" defer><\/script>/);
@@ -300,19 +300,61 @@ describeEachDialect('event information and the calendar file', (database) => {
     assert.equal(await interviewers(), '3 interviewers');
   });
 
-  it('counts down by the service clock, says when it started, and says nothing once ended', async () => {
+  it('counts down by the service clock, agrees with the status, and says nothing once ended', async () => {
     const paths = await schedule();
-    const countdown = async () =>
-      /<p class="countdown"[^>]*>([^<]*)<\/p>/.exec(
-        decoded((await get(paths.interviewee)).body),
-      )?.[1];
+    const page = async () => {
+      const body = decoded((await get(paths.interviewee)).body);
+      return {
+        countdown: /<p class="countdown"[^>]*>([^<]*)<\/p>/.exec(body)?.[1],
+        switchAt: /<p class="countdown" data-countdown data-start="([^"]*)"/.exec(body)?.[1],
+        status: /<dt>Status<\/dt>\s*<dd>([^<]*)<\/dd>/.exec(body)?.[1],
+      };
+    };
     clock.set(START - 30_000);
-    assert.equal(await countdown(), 'Starts in less than a minute');
+    assert.deepEqual(await page(), {
+      countdown: 'Starts in less than a minute',
+      switchAt: '2026-12-01T14:00:00.000Z',
+      status: 'Scheduled',
+    });
+    // Past its start time with nobody in the room the event is still Scheduled, and says so.
     clock.set(START + 10 * MINUTE);
-    assert.equal(await countdown(), 'Started at 9:00 AM EST');
+    assert.deepEqual(await page(), {
+      countdown: 'Not started yet, scheduled for 9:00 AM Eastern Standard Time',
+      switchAt: '2026-12-01T14:00:00.000Z',
+      status: 'Scheduled',
+    });
+    // Once someone entered the room (at 9:03), it started then, and is in progress.
+    await database()
+      .db('interview_events')
+      .where({ id: paths.id })
+      .update({ status: 'STARTED', started_at: START + 3 * MINUTE });
+    assert.deepEqual(await page(), {
+      countdown: 'Started at 9:03 AM Eastern Standard Time',
+      switchAt: '2026-12-01T14:03:00.000Z',
+      status: 'In progress',
+    });
     clock.set(END);
-    assert.equal(await countdown(), undefined);
+    assert.equal((await page()).countdown, undefined);
     assert.match((await get(paths.interviewee)).body, /Add to calendar \(.ics\)/);
+  });
+
+  it('names a zone one way on every lobby page: Central European Standard Time, never GMT+1', async () => {
+    const paths = await schedule({
+      startTime: '2026-12-01T15:00:00+01:00',
+      endTime: '2026-12-01T16:00:00+01:00',
+      timezone: 'Europe/Berlin',
+    });
+    await database()
+      .db('interview_events')
+      .where({ id: paths.id })
+      .update({ status: 'STARTED', started_at: START + 3 * MINUTE });
+    clock.set(START + 10 * MINUTE);
+    for (const path of [paths.landing, paths.interviewee]) {
+      const body = decoded((await get(path)).body);
+      assert.match(body, /Central European Standard Time \(Europe\/Berlin\)/, path);
+      assert.match(body, />Started at 3:03 PM Central European Standard Time</, path);
+      assert.doesNotMatch(body, /GMT[+-]\d|\bCET\b/, path);
+    }
   });
 
   it('shows no countdown for a cancelled event, and an employer job by its id', async () => {

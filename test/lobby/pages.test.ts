@@ -56,6 +56,7 @@ class FakeLifecycle implements InterviewLifecycle {
         endOffsetMinutes: -300,
         timezone: 'America/New_York',
         status: 'SCHEDULED',
+        startedAt: null,
         mediaType: 'VIDEO',
         employerName: null,
         createdAt: Date.UTC(2026, 10, 1),

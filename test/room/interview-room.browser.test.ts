@@ -32,6 +32,7 @@ import {
 declare const document: any;
 declare const navigator: any;
 declare const DOMException: any;
+declare const getComputedStyle: any;
 
 /**
  * The interview room in headless Chromium with fake cameras and microphones, against one
@@ -133,6 +134,35 @@ describe('the interview room in Chromium [sqlite]', function () {
     await third.getByRole('link', { name: 'Open the interview room' }).click();
     await joinRoom(third);
     for (const page of [interviewer, interviewee, third]) await assertPlaysVideoOf(page, 2);
+  });
+
+  it('mirrors the preview as the self view, and lets someone who left rejoin', async () => {
+    const event = await createEvent();
+    const { interviewer, interviewee } = await conductInterview({
+      people,
+      gql,
+      eventId: event.id,
+      interviewerUrl: event.interviewerUrl,
+      intervieweeUrl: event.intervieweeUrl,
+    });
+    const transform = (selector: string) =>
+      interviewer.evaluate((s) => getComputedStyle(document.querySelector(s)).transform, selector);
+    const mirrored = /^matrix\(-1, 0, 0, 1, 0, 0\)$/;
+    assert.match(await transform('#videos .tile.mine video'), mirrored);
+
+    await interviewer.getByRole('button', { name: 'Leave' }).click();
+    await interviewer.getByText('You left the room.').waitFor();
+    await interviewee.locator('#videos .tile:not(.mine) video').waitFor({ state: 'detached' });
+    await interviewer.getByRole('button', { name: 'Rejoin' }).click();
+    await interviewer.locator('#room-stage').waitFor({ state: 'visible' });
+    assert.match(interviewer.url(), /\/room$/, 'still on the room page');
+    await assertPlaysVideoOf(interviewer, 1);
+    await assertPlaysVideoOf(interviewee, 1);
+
+    // The preview, shown before joining, is mirrored like the self view.
+    await interviewer.reload();
+    await interviewer.locator('#preview-video').waitFor({ state: 'visible' });
+    assert.match(await transform('#preview-video'), mirrored);
   });
 
   it('gives a PHONE event an audio-only room', async () => {

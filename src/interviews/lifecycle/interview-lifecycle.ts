@@ -34,6 +34,8 @@ export interface LobbyView {
     endOffsetMinutes: number;
     timezone: string;
     status: EventStatus;
+    /** When someone first entered the room (the event became STARTED); null before. */
+    startedAt: number | null;
     mediaType: MediaType;
     /** requestMetadata.employerName, when the scheduler gave one. */
     employerName: string | null;

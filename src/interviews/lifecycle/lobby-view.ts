@@ -37,6 +37,7 @@ export function lobbyView(stored: StoredEvent, settled: SettledEvent, asOf: numb
       endOffsetMinutes: event.end_offset_minutes,
       timezone: event.timezone,
       status: settled.status,
+      startedAt: event.started_at,
       mediaType: event.media_type,
       employerName: event.employer_name,
       createdAt: event.created_at,

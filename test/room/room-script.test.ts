@@ -1,0 +1,316 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { runInNewContext } from 'node:vm';
+
+/**
+ * public/room.js run against stand-ins for the DOM, media devices, the live connection and
+ * RTCPeerConnection: what it does when a peer connection fails and when its person leaves and
+ * rejoins, which real browsers make hard to provoke on demand.
+ */
+
+class FakeElement {
+  dataset: Record<string, string> = {};
+  hidden = false;
+  disabled = false;
+  textContent = '';
+  value = '';
+  className = '';
+  srcObject: unknown = null;
+  children: FakeElement[] = [];
+  parent: FakeElement | null = null;
+  attributes: Record<string, string> = {};
+  listeners: Record<string, Array<() => void>> = {};
+  constructor(readonly tag: string) {}
+  addEventListener(type: string, listener: () => void) {
+    (this.listeners[type] ??= []).push(listener);
+  }
+  click() {
+    for (const listener of this.listeners.click ?? []) listener();
+  }
+  append(...children: FakeElement[]) {
+    for (const child of children) {
+      child.parent = this;
+      this.children.push(child);
+    }
+  }
+  replaceChildren() {
+    this.children = [];
+  }
+  remove() {
+    if (this.parent) this.parent.children = this.parent.children.filter((c) => c !== this);
+  }
+  setAttribute(name: string, value: string) {
+    this.attributes[name] = value;
+  }
+  private descendants(): FakeElement[] {
+    return this.children.flatMap((child) => [child, ...child.descendants()]);
+  }
+  querySelectorAll(selector: string): FakeElement[] {
+    const alternatives = selector.split(',').map((part) => part.trim());
+    return this.descendants().filter((element) =>
+      alternatives.some((alternative) => {
+        const [tag, ...classes] = alternative.split('.');
+        const names = element.className.split(' ');
+        return (!tag || tag === element.tag) && classes.every((name) => names.includes(name));
+      }),
+    );
+  }
+  querySelector(selector: string): FakeElement | null {
+    return this.querySelectorAll(selector)[0] ?? null;
+  }
+}
+
+class FakeTrack {
+  enabled = true;
+  stopped = false;
+  constructor(readonly kind: 'audio' | 'video') {}
+  stop() {
+    this.stopped = true;
+  }
+  getSettings() {
+    return { deviceId: `${this.kind}-1` };
+  }
+}
+
+class FakeStream {
+  constructor(private tracks: FakeTrack[] = []) {}
+  getTracks() {
+    return [...this.tracks];
+  }
+  getAudioTracks() {
+    return this.tracks.filter((track) => track.kind === 'audio');
+  }
+  getVideoTracks() {
+    return this.tracks.filter((track) => track.kind === 'video');
+  }
+  removeTrack(track: FakeTrack) {
+    this.tracks = this.tracks.filter((candidate) => candidate !== track);
+  }
+}
+
+class FakeSocket {
+  static readonly OPEN = 1;
+  static made: FakeSocket[] = [];
+  readyState = 0;
+  sent: Array<Record<string, any>> = [];
+  listeners: Record<string, Array<(event?: unknown) => void>> = {};
+  constructor(readonly url: string) {
+    FakeSocket.made.push(this);
+  }
+  addEventListener(type: string, listener: (event?: unknown) => void) {
+    (this.listeners[type] ??= []).push(listener);
+  }
+  send(data: string) {
+    this.sent.push(JSON.parse(data));
+  }
+  emit(type: string, event?: unknown) {
+    for (const listener of this.listeners[type] ?? []) listener(event);
+  }
+  open() {
+    this.readyState = FakeSocket.OPEN;
+    this.emit('open');
+  }
+  receive(message: object) {
+    this.emit('message', { data: JSON.stringify(message) });
+  }
+}
+
+class FakePeerConnection {
+  static made: FakePeerConnection[] = [];
+  connectionState = 'new';
+  /** The options of each createOffer, as JSON (they come from the script's own realm). */
+  offers: string[] = [];
+  localDescription: unknown = null;
+  remoteDescription: unknown = null;
+  listeners: Record<string, Array<() => void>> = {};
+  constructor() {
+    FakePeerConnection.made.push(this);
+  }
+  addTrack() {}
+  addTransceiver() {}
+  getSenders() {
+    return [];
+  }
+  close() {
+    this.connectionState = 'closed';
+  }
+  addEventListener(type: string, listener: () => void) {
+    (this.listeners[type] ??= []).push(listener);
+  }
+  async createOffer(options?: unknown) {
+    this.offers.push(JSON.stringify(options ?? null));
+    return { type: 'offer', sdp: `offer ${this.offers.length}` };
+  }
+  async setLocalDescription(description: unknown) {
+    this.localDescription = description;
+  }
+  becomes(state: string) {
+    this.connectionState = state;
+    for (const listener of this.listeners.connectionstatechange ?? []) listener();
+  }
+}
+
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+const person = (id: string, name: string, role: string) => ({
+  id,
+  name,
+  role,
+  microphoneOn: true,
+  cameraOn: true,
+});
+
+function openRoomPage() {
+  FakeSocket.made = [];
+  FakePeerConnection.made = [];
+  const elements = new Map<string, FakeElement>();
+  const byId = (id: string) => {
+    if (!elements.has(id)) elements.set(id, new FakeElement(id));
+    return elements.get(id)!;
+  };
+  Object.assign(byId('room').dataset, {
+    live: '/live/room',
+    role: 'interviewer',
+    audioOnly: 'false',
+    lobby: '/lobby/interviewer/token',
+  });
+  // As views/room.njk has them before the script runs.
+  for (const id of ['room-left', 'room-stage', 'room-preview', 'room-message'])
+    byId(id).hidden = true;
+  const timers: Array<{ wait: number }> = [];
+  const assigned: string[] = [];
+  const window = { addEventListener() {}, RTCPeerConnection: FakePeerConnection };
+  runInNewContext(readFileSync('public/room.js', 'utf8'), {
+    document: {
+      getElementById: byId,
+      createElement: (tag: string) => new FakeElement(tag),
+    },
+    window,
+    navigator: {
+      mediaDevices: {
+        getUserMedia: async () => new FakeStream([new FakeTrack('audio'), new FakeTrack('video')]),
+        enumerateDevices: async () => [],
+      },
+    },
+    location: {
+      protocol: 'http:',
+      host: 'pages.test',
+      assign: (url: string) => assigned.push(url),
+    },
+    WebSocket: FakeSocket,
+    RTCPeerConnection: FakePeerConnection,
+    MediaStream: FakeStream,
+    setTimeout: (_: () => void, wait: number) => timers.push({ wait }),
+    setInterval: () => 0,
+    clearInterval: () => {},
+    fetch: async () => {
+      throw new Error('no fetch in this test');
+    },
+  });
+  return { byId, timers, assigned };
+}
+
+/** A page that joined a room where Robin was already (we offer) and Sam came after (Sam offers). */
+async function inTheRoom() {
+  const page = openRoomPage();
+  await settle();
+  const socket = FakeSocket.made[0]!;
+  socket.open();
+  page.byId('join-button').click();
+  socket.receive({
+    type: 'room',
+    you: person('me', 'Lee', 'interviewer'),
+    iceServers: [],
+    peers: [person('robin', 'Robin', 'interviewee')],
+  });
+  await settle();
+  socket.receive({ type: 'peer-joined', peer: person('sam', 'Sam', 'interviewer') });
+  await settle();
+  const [robin, sam] = FakePeerConnection.made;
+  return { ...page, socket, robin: robin!, sam: sam! };
+}
+
+describe('the room page script (public/room.js)', () => {
+  it('restarts ICE on a failed connection it offered, and leaves the answering side to wait', async () => {
+    const { socket, robin, sam } = await inTheRoom();
+    assert.deepEqual(robin.offers, ['null'], 'the newcomer offers to who was there');
+    assert.deepEqual(sam.offers, [], 'and answers who came after');
+
+    socket.sent = [];
+    robin.becomes('failed');
+    sam.becomes('failed');
+    await settle();
+    assert.deepEqual(robin.offers, ['null', '{"iceRestart":true}']);
+    assert.deepEqual(sam.offers, [], 'Sam offered, so Sam restarts');
+    assert.deepEqual(socket.sent, [
+      { type: 'signal', to: 'robin', data: { description: { type: 'offer', sdp: 'offer 2' } } },
+    ]);
+  });
+
+  it('restarts a few times in a row at most, and again after it connected once more', async () => {
+    const { robin } = await inTheRoom();
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      robin.becomes('failed');
+      await settle();
+    }
+    assert.equal(robin.offers.length, 1 + 3);
+    robin.becomes('connected');
+    robin.becomes('failed');
+    await settle();
+    assert.equal(robin.offers.length, 1 + 4);
+  });
+
+  it('offers Rejoin after leaving, instead of going back to the lobby, and rejoins', async () => {
+    const { byId, socket, timers, robin } = await inTheRoom();
+    assert.equal(byId('room-left').hidden, true, 'no Rejoin while in the room');
+    byId('microphone-button').click();
+    assert.equal(byId('microphone-button').textContent, 'Unmute');
+
+    socket.sent = [];
+    byId('leave-button').click();
+    assert.deepEqual(socket.sent, [{ type: 'leave' }]);
+    assert.equal(robin.connectionState, 'closed');
+    assert.equal(byId('room-message').textContent, 'You left the room.');
+    assert.equal(byId('room-left').hidden, false, 'Rejoin is offered');
+    assert.equal(byId('room-stage').hidden, true);
+    assert.deepEqual(timers, [], 'the page stays, so that Rejoin can be pressed');
+
+    socket.sent = [];
+    byId('rejoin-button').click();
+    await settle();
+    assert.deepEqual(socket.sent, [{ type: 'join', video: true }]);
+    assert.equal(byId('room-left').hidden, true);
+    assert.equal(byId('room-message').hidden, true);
+    assert.equal(byId('microphone-button').textContent, 'Mute', 'fresh devices are on');
+    socket.receive({
+      type: 'room',
+      you: person('me', 'Lee', 'interviewer'),
+      iceServers: [],
+      peers: [person('robin', 'Robin', 'interviewee'), person('sam', 'Sam', 'interviewer')],
+    });
+    await settle();
+    assert.equal(byId('room-stage').hidden, false);
+    assert.equal(FakePeerConnection.made.length, 2 + 2, 'a new connection to each');
+  });
+
+  it('goes back to the lobby when the service sends the person there, without Rejoin', async () => {
+    const { byId, socket, timers } = await inTheRoom();
+    socket.receive({ type: 'removed', message: 'You were sent back to the lobby.' });
+    await settle();
+    assert.equal(byId('room-left').hidden, true);
+    assert.deepEqual(timers, [{ wait: 2500 }]);
+  });
+
+  it('reconnects the live connection to rejoin when it was lost while out of the room', async () => {
+    const { byId, socket } = await inTheRoom();
+    byId('leave-button').click();
+    socket.readyState = 3;
+    socket.emit('close');
+    byId('rejoin-button').click();
+    await settle();
+    const again = FakeSocket.made[1]!;
+    assert.ok(again, 'a new live connection');
+    again.open();
+    assert.deepEqual(again.sent, [{ type: 'join', video: true }]);
+  });
+});
