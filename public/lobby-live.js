@@ -14,13 +14,20 @@
 
   let refreshing = null;
   let again = false;
+  let retryDelay = 1000;
   async function refresh() {
     if (refreshing) {
       again = true;
       return;
     }
     refreshing = (async () => {
-      const response = await fetch(location.pathname, { credentials: 'same-origin' });
+      // With its query, as a reload would: it says what the page confirms (`?saved=…`).
+      const response = await fetch(location.pathname + location.search, {
+        credentials: 'same-origin',
+      });
+      // A busy or restarting service answers 5xx: the state is fetched again later, since the
+      // notice that asked for it will not come twice.
+      if (response.status >= 500) throw new Error(`the page answered ${response.status}`);
       if (!response.ok) return;
       const fresh = new DOMParser().parseFromString(await response.text(), 'text/html');
       for (const region of document.querySelectorAll('[data-live-region]')) {
@@ -30,13 +37,20 @@
         region.replaceWith(document.importNode(replacement, true));
       }
     })();
+    let failed = false;
     try {
       await refreshing;
+      retryDelay = 1000;
+    } catch {
+      failed = true;
     } finally {
       refreshing = null;
       if (again) {
         again = false;
         void refresh();
+      } else if (failed) {
+        setTimeout(() => void refresh(), retryDelay);
+        retryDelay = Math.min(retryDelay * 2, 30000);
       }
     }
   }
@@ -46,8 +60,10 @@
     const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
     const socket = new WebSocket(`${scheme}//${location.host}${root.dataset.live}`);
     socket.addEventListener('open', () => {
-      // Whatever changed while the connection was down.
-      if (delay > 1000) void refresh();
+      // The service has been sending this connection every change since before it opened, so
+      // one fetch now brings whatever changed since the page was rendered (on the first
+      // connection) or while the connection was down or being set up (on every later one).
+      void refresh();
       delay = 1000;
     });
     socket.addEventListener('message', (event) => {
