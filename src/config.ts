@@ -60,9 +60,12 @@ export const DEFAULT_GRAPHQL_LIMITS: Readonly<GraphQLLimits> = {
   // of about 110,000 objects (12 MB), or two of 30 MB at once, exhausted a worker's heap, while
   // two answers of 63,000 objects (7 MB) each per worker at once did not. These leave room for
   // a few large answers at once; the cost limit above still admits what could be larger, and
-  // only an answer that really grows past these is refused.
-  maxResponseNodes: 50_000,
-  maxResponseBytes: 8 * 1024 * 1024,
+  // only an answer that really grows past these is refused. Three at once on one worker (a
+  // cluster may hand three of four concurrent connections to the same worker) must stay under
+  // the fatal 110,000 objects with the heap the service's capabilities now take at rest: at
+  // 50,000 each, four answers at once over two workers ended one worker (a CI run).
+  maxResponseNodes: 35_000,
+  maxResponseBytes: 6 * 1024 * 1024,
   compiledQueries: true,
   compileAfterExecutions: 10,
   // A compiled query holds about as much as its parsed document again (25 kB for the P2
