@@ -1,5 +1,5 @@
 import type { CalendarMailSettings } from '../config.js';
-import { isTransaction, type Executor } from '../db/transactions.js';
+import { afterCommit, type Executor } from '../db/transactions.js';
 import type { WebhookNotice } from '../webhooks/notice.js';
 import type { WebhookOutbox } from '../webhooks/outbox.js';
 import { CalendarMailStore } from './calendar-mail-store.js';
@@ -65,20 +65,7 @@ export class CalendarChanges implements WebhookOutbox {
         created_at: notice.time,
       })),
     );
-    if (plan.mails.some((mail) => mail.dueAt <= notice.time)) this.afterCommit(tx);
-  }
-
-  private afterCommit(tx: Executor): void {
-    if (!isTransaction(tx)) {
-      this.committed();
-      return;
-    }
-    // knex settles a transaction's executionPromise after its COMMIT or ROLLBACK.
-    const execution = (tx as { executionPromise?: Promise<unknown> }).executionPromise;
-    execution?.then(
-      () => this.committed(),
-      () => {},
-    );
+    if (plan.mails.some((mail) => mail.dueAt <= notice.time)) afterCommit(tx, this.committed);
   }
 }
 

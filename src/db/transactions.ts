@@ -135,3 +135,16 @@ async function retrying<T>(db: Knex, attempt: () => Promise<T>): Promise<T> {
 export function isTransaction(db: Executor): db is Transaction {
   return (db as { isTransaction?: boolean }).isTransaction === true;
 }
+
+/**
+ * Runs `then` once what `db` wrote is committed: at once outside a transaction, else after the
+ * transaction's COMMIT (knex settles its executionPromise then), never after a ROLLBACK. Fire
+ * and forget: the transaction neither waits for it nor fails because of it.
+ */
+export function afterCommit(db: Executor, then: () => void): void {
+  if (!isTransaction(db)) {
+    then();
+    return;
+  }
+  db.executionPromise.then(then, () => {});
+}

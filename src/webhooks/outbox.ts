@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { isTransaction, type Executor } from '../db/transactions.js';
+import { afterCommit, type Executor } from '../db/transactions.js';
 import type { WebhookNotice } from './notice.js';
 import { OutboxStore } from './outbox-store.js';
 
@@ -30,30 +30,13 @@ export class StoredWebhookOutbox implements WebhookOutbox {
 
   async record(notice: WebhookNotice, tx: Executor): Promise<void> {
     await new OutboxStore(tx).enqueue(entryOf(notice));
-    this.afterCommit(tx);
+    afterCommit(tx, this.committed);
   }
 
   /** Delivers `notice` to one endpoint of its app, whatever the endpoint's filters. */
   async recordTo(endpointId: string, notice: WebhookNotice, tx: Executor): Promise<void> {
     await new OutboxStore(tx).enqueueTo(endpointId, entryOf(notice));
-    this.afterCommit(tx);
-  }
-
-  /**
-   * Tells `committed` once `tx` commits (knex settles a transaction's executionPromise after its
-   * COMMIT or ROLLBACK), so that this process's worker sends the rows without waiting for its
-   * next poll. Fire and forget: the transaction never waits for it nor fails because of it.
-   */
-  private afterCommit(tx: Executor): void {
-    if (!isTransaction(tx)) {
-      this.committed();
-      return;
-    }
-    const execution = (tx as { executionPromise?: Promise<unknown> }).executionPromise;
-    execution?.then(
-      () => this.committed(),
-      () => {},
-    );
+    afterCommit(tx, this.committed);
   }
 }
 
