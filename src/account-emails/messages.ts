@@ -1,9 +1,5 @@
 import type { Mail } from '../mail/mailer.js';
-
-const SIGNATURE = '— Hiring partner';
-
-/** A paragraph of text, or a link on a paragraph of its own (clickable in the HTML part). */
-type Paragraph = string | { link: string };
+import { paragraphMail as message } from '../mail/paragraph-mail.js';
 
 /** The mail with the link that verifies a new account's address. */
 export function verificationMail(to: string, link: string): Mail {
@@ -40,31 +36,4 @@ export function existingAccountMail(
     { link: links.forgotPassword },
     'If it was not you, ignore this mail: nothing was changed.',
   ]);
-}
-
-/** Paragraphs as a text part, and as HTML with the links clickable. */
-function message(to: string, subject: string, paragraphs: readonly Paragraph[]): Mail {
-  const all = [...paragraphs, SIGNATURE];
-  return {
-    to,
-    subject,
-    text: all
-      .map((paragraph) => (typeof paragraph === 'string' ? paragraph : paragraph.link))
-      .join('\n\n'),
-    html: all
-      .map((paragraph) =>
-        typeof paragraph === 'string'
-          ? `<p>${escapeHtml(paragraph)}</p>`
-          : `<p><a href="${escapeHtml(paragraph.link)}">${escapeHtml(paragraph.link)}</a></p>`,
-      )
-      .join('\n'),
-  };
-}
-
-function escapeHtml(text: string): string {
-  return text
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;');
 }

@@ -1,6 +1,7 @@
 import type { CalendarMailKind } from '../db/rows.js';
 import { describeSchedule } from '../lobby/schedule.js';
 import type { Mail } from '../mail/mailer.js';
+import { paragraphMail as message, type Paragraph } from '../mail/paragraph-mail.js';
 import { itipFile } from './itip-file.js';
 import type { Attendee, CalendarSnapshot } from './mail-plan.js';
 
@@ -18,8 +19,6 @@ export interface CalendarMailContent {
   /** The recipient's own lobby link (an interviewee's lobby, or the interviewers'). */
   lobbyUrl: string | null;
 }
-
-const SIGNATURE = '— Hiring partner';
 
 /**
  * A calendar mail: the text and HTML parts every participant reads and, for an invitation, an
@@ -100,33 +99,4 @@ function offsetText(minutes: number): string {
 
 function plural(count: number, unit: string): string {
   return `${count} ${unit}${count === 1 ? '' : 's'}`;
-}
-
-/** A paragraph of text, or a link on a paragraph of its own (clickable in the HTML part). */
-type Paragraph = string | { link: string };
-
-function message(to: string, subject: string, paragraphs: readonly Paragraph[]): Mail {
-  const all = [...paragraphs, SIGNATURE];
-  return {
-    to,
-    subject,
-    text: all
-      .map((paragraph) => (typeof paragraph === 'string' ? paragraph : paragraph.link))
-      .join('\n\n'),
-    html: all
-      .map((paragraph) =>
-        typeof paragraph === 'string'
-          ? `<p>${escapeHtml(paragraph)}</p>`
-          : `<p><a href="${escapeHtml(paragraph.link)}">${escapeHtml(paragraph.link)}</a></p>`,
-      )
-      .join('\n'),
-  };
-}
-
-function escapeHtml(text: string): string {
-  return text
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;');
 }
