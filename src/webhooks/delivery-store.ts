@@ -63,9 +63,6 @@ export interface DeliveryPosition {
   id: number;
 }
 
-/** Rows read per claim for each one it may take, so that busy endpoints' rows do not fill it. */
-const CANDIDATES_PER_SLOT = 4;
-const MOST_CANDIDATES = 500;
 /** Attempt rows per INSERT (6 values each: far below either engine's bound on parameters). */
 const ATTEMPTS_PER_INSERT = 100;
 
@@ -76,60 +73,76 @@ const ATTEMPTS_PER_INSERT = 100;
  */
 export class DeliveryStore extends Store {
   /**
-   * Leases up to `limit` due deliveries, oldest due first, in one write transaction. Rows other
-   * processes are claiming at the same moment are passed over (Dialect.skipLocked), so that each
-   * row goes to one of them; a row whose lease ran out (its process died) is due again.
+   * Leases up to `limit` due deliveries, oldest due first. The lease is one UPDATE of rows picked
+   * by a subquery that passes over rows other processes are claiming at the same moment
+   * (Dialect.skipLocked), so that each row goes to one of them without a transaction of several
+   * round trips; a row whose lease ran out (its process died) is due again. Rows beyond an
+   * endpoint's free slots are given back at once (rare: full endpoints are not even read).
    */
-  claim(request: ClaimRequest): Promise<ClaimedDelivery[]> {
-    return this.inTransaction(async (store) => {
-      const candidates: Array<{ id: number; endpoint_id: string }> = await store.dialect.skipLocked(
-        store
-          .db('webhook_deliveries')
-          .select('id', 'endpoint_id')
-          .where('status', 'pending')
-          .andWhere('next_attempt_at', '<=', request.now)
-          .andWhere((q) => q.whereNull('leased_until').orWhere('leased_until', '<', request.now))
-          .modify((q) => {
-            if (request.busyEndpoints.length) q.whereNotIn('endpoint_id', request.busyEndpoints);
-          })
-          .orderBy('next_attempt_at')
-          .limit(Math.min(request.limit * CANDIDATES_PER_SLOT, MOST_CANDIDATES)),
-        'webhook_deliveries',
+  async claim(request: ClaimRequest): Promise<ClaimedDelivery[]> {
+    const due = this.dialect.skipLocked(
+      this.db('webhook_deliveries')
+        .select('id')
+        .where('status', 'pending')
+        .andWhere('next_attempt_at', '<=', request.now)
+        .andWhere((q) => q.whereNull('leased_until').orWhere('leased_until', '<', request.now))
+        .modify((q) => {
+          if (request.busyEndpoints.length) q.whereNotIn('endpoint_id', request.busyEndpoints);
+        })
+        .orderBy('next_attempt_at')
+        .limit(request.limit),
+      'webhook_deliveries',
+    );
+    const leased: WebhookDeliveryRow[] = await this.db('webhook_deliveries')
+      .whereIn('id', due)
+      .update({ leased_until: request.lease })
+      .returning('*');
+    if (!leased.length) return [];
+    const { kept, over } = withinFreeSlots(
+      leased.map(deliveryRow).sort((a, b) => a.next_attempt_at - b.next_attempt_at || a.id - b.id),
+      request,
+    );
+    if (over.length) {
+      await this.db('webhook_deliveries')
+        .whereIn('id', over)
+        .andWhere('leased_until', request.lease)
+        .update({ leased_until: null });
+    }
+    const endpoints = await this.claimedEndpoints([...new Set(kept.map((d) => d.endpoint_id))]);
+    // A delivery whose endpoint was deleted meanwhile went with it (ON DELETE CASCADE).
+    return kept.flatMap((delivery) => {
+      const endpoint = endpoints.get(delivery.endpoint_id);
+      return endpoint ? [{ delivery, lease: request.lease, endpoint }] : [];
+    });
+  }
+
+  private async claimedEndpoints(ids: readonly string[]) {
+    const rows: Array<ClaimedDelivery['endpoint'] & { id: string }> = await this.db(
+      'webhook_endpoints',
+    )
+      .whereIn('id', ids)
+      .select(
+        'id',
+        'url',
+        'enabled',
+        'secret_sealed',
+        'previous_secret_sealed',
+        'previous_secret_until',
       );
-      const chosen = choose(candidates, request);
-      if (!chosen.length) return [];
-      await store
-        .db('webhook_deliveries')
-        .whereIn('id', chosen)
-        .update({ leased_until: request.lease });
-      const rows: Array<WebhookDeliveryRow & ClaimedDelivery['endpoint']> = await store
-        .db('webhook_deliveries as d')
-        .join('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
-        .whereIn('d.id', chosen)
-        .orderBy('d.next_attempt_at')
-        .select(
-          'd.*',
-          'e.url',
-          'e.enabled',
-          'e.secret_sealed',
-          'e.previous_secret_sealed',
-          'e.previous_secret_until',
-        );
-      return rows.map(({ url, enabled, secret_sealed, previous_secret_sealed, ...rest }) => {
-        const { previous_secret_until, ...delivery } = rest;
-        return {
-          delivery: deliveryRow(delivery),
-          lease: request.lease,
-          endpoint: {
+    return new Map(
+      rows.map(
+        ({ id, url, enabled, secret_sealed, previous_secret_sealed, previous_secret_until }) => [
+          id,
+          {
             url,
             enabled: Boolean(enabled),
             secret_sealed,
             previous_secret_sealed,
             previous_secret_until: nullableNumber(previous_secret_until),
           },
-        };
-      });
-    });
+        ],
+      ),
+    );
   }
 
   /**
@@ -410,20 +423,24 @@ export class DeliveryStore extends Store {
   }
 }
 
-function choose(
-  candidates: ReadonlyArray<{ id: number; endpoint_id: string }>,
+/** The deliveries a claim keeps, each endpoint's up to its free slots, and those it gives back. */
+function withinFreeSlots(
+  leased: readonly WebhookDeliveryRow[],
   request: ClaimRequest,
-): number[] {
+): { kept: WebhookDeliveryRow[]; over: number[] } {
   const taken = new Map<string, number>();
-  const chosen: number[] = [];
-  for (const candidate of candidates) {
-    if (chosen.length >= request.limit) break;
-    const already = taken.get(candidate.endpoint_id) ?? 0;
-    if (already >= request.freeSlotsOf(candidate.endpoint_id)) continue;
-    taken.set(candidate.endpoint_id, already + 1);
-    chosen.push(Number(candidate.id));
+  const kept: WebhookDeliveryRow[] = [];
+  const over: number[] = [];
+  for (const delivery of leased) {
+    const already = taken.get(delivery.endpoint_id) ?? 0;
+    if (already >= request.freeSlotsOf(delivery.endpoint_id)) {
+      over.push(delivery.id);
+      continue;
+    }
+    taken.set(delivery.endpoint_id, already + 1);
+    kept.push(delivery);
   }
-  return chosen;
+  return { kept, over };
 }
 
 function stateOf(settlement: Settlement) {

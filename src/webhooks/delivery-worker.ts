@@ -258,7 +258,6 @@ export class DeliveryWorker {
       return;
     }
     const response = await this.send(claimed, signal);
-    requestEnded();
     if (signal.aborted) {
       // Abandoned at shutdown: whatever happened, the delivery is due again for anyone.
       await store.release(claimed.delivery.id, claimed.lease);
@@ -272,6 +271,9 @@ export class DeliveryWorker {
       now,
       this.options.settings,
     );
+    // A 410 keeps the endpoint's slot until the endpoint is recorded as disabled, so that no
+    // other delivery to it is claimed in between.
+    if (verdict.endpoint !== 'gone') requestEnded();
     await this.settle(
       claimed,
       {
