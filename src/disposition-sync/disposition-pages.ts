@@ -1,0 +1,26 @@
+import { ValidationError } from '../errors.js';
+
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 100;
+
+/** `first` as given, 20 when left out; anything but 1 to 100 is refused. */
+export function pageSize(first: number | null | undefined): number {
+  if (first === null || first === undefined) return DEFAULT_PAGE_SIZE;
+  if (!Number.isInteger(first) || first < 1 || first > MAX_PAGE_SIZE) {
+    throw new ValidationError(`first must be a whole number from 1 to ${MAX_PAGE_SIZE}`, 'first');
+  }
+  return first;
+}
+
+/** A disposition's cursor: its id, opaque to clients. */
+export function dispositionCursor(id: string): string {
+  return Buffer.from(`disposition:${id}`).toString('base64url');
+}
+
+/** The id a cursor names; a cursor this list never gave is refused. */
+export function cursorPosition(cursor: string | null | undefined): number | null {
+  if (cursor === null || cursor === undefined) return null;
+  const match = /^disposition:([1-9]\d{0,15})$/.exec(Buffer.from(cursor, 'base64url').toString());
+  if (!match) throw new ValidationError('after is not a cursor of this list', 'after');
+  return Number(match[1]);
+}

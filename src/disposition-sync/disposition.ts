@@ -1,0 +1,59 @@
+import type { IndeedDispositionStatus } from '../../generated/graphql.js';
+import type { OffsetDateTime } from '../graphql/api.js';
+
+/** A job in the applicant tracking system, as sent. */
+export interface AtsApplication {
+  companyName: string;
+  requisitionId: string;
+  applicationId: string | null;
+}
+
+/**
+ * Which application a disposition is about, as the partner sent it (blank values left out as
+ * null): what `failedDispositions` and `partnerDispositions` echo.
+ */
+export interface DispositionIdentifier {
+  indeedApplyID: string | null;
+  ittk: string | null;
+  universalApplyId: string | null;
+  alternateIdentifier: {
+    jobIdentifier: {
+      indeedJobKey: string | null;
+      employerJobId: string | null;
+      atsApplicationIdentifier: AtsApplication | null;
+    };
+    jobSeekerIdentifier: { indeedJobSeekerKey: string | null; emailAddress: string | null };
+  } | null;
+}
+
+/** Who a disposition belongs to: the app and the employer of the token it came with. */
+export interface DispositionOwner {
+  appId: string;
+  /** Null for the app's own token (no `employer`). */
+  employerId: string | null;
+}
+
+/** A disposition as stored and read back. */
+export interface StoredDisposition {
+  id: string;
+  identifiedBy: DispositionIdentifier;
+  dispositionStatus: IndeedDispositionStatus;
+  rawDispositionStatus: string;
+  rawDispositionDetails: string | null;
+  atsName: string;
+  statusChangeDateTime: OffsetDateTime;
+  applicationSourceName: string | null;
+  receivedAt: OffsetDateTime;
+}
+
+/** A disposition that was not stored, and why. */
+export interface FailedDisposition {
+  identifiedBy: DispositionIdentifier;
+  rationale: string;
+}
+
+/** What `send` answers. */
+export interface SendOutcome {
+  numberGoodDispositions: number;
+  failedDispositions: FailedDisposition[];
+}
