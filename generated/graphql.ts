@@ -782,7 +782,7 @@ export type PartnerDispositionMutationSendArgs = {
 /** A page of the calling app's dispositions. */
 export type PartnerDispositionsConnection = {
   __typename?: 'PartnerDispositionsConnection';
-  /** The dispositions on this page, the latest received first, each with its cursor. */
+  /** The dispositions on this page, the latest `statusChangeDateTime` first, each with its cursor. */
   edges: Array<PartnerDispositionEdge>;
   /** Where this page sits in the list. */
   pageInfo: PageInfo;
@@ -812,7 +812,8 @@ export type Query = {
   findVirtualInterviewEvents: VirtualInterviewEventsConnection;
   /**
    * The dispositions the calling app sent for the employer of its token (for a token without an
-   * employer: those it sent with such a token), the latest received first, one page at a time.
+   * employer: those it sent with such a token), the latest `statusChangeDateTime` first
+   * (ties: the latest stored first), one page at a time.
    * This twin's own addition: the hosted platform has no such query.
    *
    * Needs a token with the `employer_access` scope, else `FORBIDDEN`.

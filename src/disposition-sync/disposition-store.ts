@@ -1,5 +1,7 @@
 import type { IndeedDispositionStatus } from '../../generated/graphql.js';
+import type { Knex } from 'knex';
 import { Store } from '../db/store.js';
+import type { DispositionPosition } from './disposition-pages.js';
 
 /** One row of `partner_dispositions` (migration 0030). */
 export interface DispositionRow {
@@ -38,25 +40,46 @@ export class DispositionStore extends Store {
   }
 
   /**
-   * One page of an owner's dispositions, the latest stored first: up to `limit` rows with an id
-   * below `beforeId` (all when null).
+   * One page of an owner's dispositions, the latest status change first (ties: the latest
+   * stored first): up to `limit` rows after `after` in that order (from the start when null).
    */
   async page(
     owner: { appId: string; employerId: string | null },
-    beforeId: number | null,
+    after: DispositionPosition | null,
     limit: number,
   ): Promise<DispositionRow[]> {
     const query = this.db<DispositionRow>('partner_dispositions').where('app_id', owner.appId);
     if (owner.employerId === null) query.whereNull('employer_id');
     else query.where('employer_id', owner.employerId);
-    if (beforeId !== null) query.where('id', '<', beforeId);
-    return query.orderBy('id', 'desc').limit(limit);
+    return pageAfter(query, after, limit);
   }
 
-  /** One page of an app's dispositions for every employer, the latest stored first (console). */
-  async pageOfApp(appId: string, beforeId: number | null, limit: number): Promise<DispositionRow[]> {
-    const query = this.db<DispositionRow>('partner_dispositions').where('app_id', appId);
-    if (beforeId !== null) query.where('id', '<', beforeId);
-    return query.orderBy('id', 'desc').limit(limit);
+  /** One page of an app's dispositions for every employer, in the same order (the console). */
+  async pageOfApp(
+    appId: string,
+    after: DispositionPosition | null,
+    limit: number,
+  ): Promise<DispositionRow[]> {
+    return pageAfter(
+      this.db<DispositionRow>('partner_dispositions').where('app_id', appId),
+      after,
+      limit,
+    );
   }
+}
+
+function pageAfter(query: Knex.QueryBuilder, after: DispositionPosition | null, limit: number) {
+  if (after !== null) {
+    query.where((earlier) =>
+      earlier
+        .where('status_changed_at', '<', after.statusChangedAt)
+        .orWhere((tie) =>
+          tie.where('status_changed_at', after.statusChangedAt).where('id', '<', after.id),
+        ),
+    );
+  }
+  return query.orderBy([
+    { column: 'status_changed_at', order: 'desc' },
+    { column: 'id', order: 'desc' },
+  ]).limit(limit) as Promise<DispositionRow[]>;
 }

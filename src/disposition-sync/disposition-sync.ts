@@ -20,7 +20,7 @@ export interface DispositionPage {
 /**
  * Disposition Sync: `send` checks a request (send-rules.ts), stores what passed in one
  * statement of one transaction, and tells which failed and why; the read side pages an owner's
- * dispositions back, the latest first.
+ * dispositions back, the latest status change first.
  */
 export class DispositionSync {
   constructor(
@@ -67,7 +67,8 @@ export class DispositionSync {
 function pageOf(rows: readonly DispositionRow[], size: number): DispositionPage {
   const edges = rows.slice(0, size).map((row) => {
     const node = storedDisposition(row);
-    return { node, cursor: dispositionCursor(node.id) };
+    const position = { statusChangedAt: node.statusChangeDateTime.epochMs, id: Number(row.id) };
+    return { node, cursor: dispositionCursor(position) };
   });
   return { edges, hasNextPage: rows.length > size };
 }

@@ -25,10 +25,9 @@ export async function up(knex: Knex): Promise<void> {
     t.string('application_source_name', 200);
     t.bigInteger('received_at').notNullable();
     t.unique(['app_id', 'dedupe_key'], { indexName: 'partner_dispositions_dedupe_unique' });
-    // The read query: one app and employer, newest first.
-    t.index(['app_id', 'employer_id', 'id'], 'partner_dispositions_owner_idx');
-    // The console: one app, every employer, newest first.
-    t.index(['app_id', 'id'], 'partner_dispositions_app_idx');
+    // The read query (one app and employer) and the console (one app): the latest change first.
+    t.index(['app_id', 'employer_id', 'status_changed_at', 'id'], 'partner_dispositions_owner_idx');
+    t.index(['app_id', 'status_changed_at', 'id'], 'partner_dispositions_app_idx');
   });
 }
 
