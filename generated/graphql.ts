@@ -6,8 +6,7 @@ import type { EventRow, InterviewerRow, IntervieweeRow, InterviewRecordRow, Webh
 import type { InterviewerOutcome } from '../src/interviews/interviewer-outcome.js';
 import type { EventPage } from '../src/interviews/event-page.js';
 import type { EndpointView } from '../src/webhooks/endpoint-service.js';
-import type { DispositionNamespace } from '../src/disposition-sync/graphql/context.js';
-import type { DispositionPage } from '../src/disposition-sync/disposition-sync.js';
+import type { DispositionNamespace, DispositionPage } from '../src/disposition-sync/disposition.js';
 import type { GatewayContext } from '../src/graphql/context.js';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;

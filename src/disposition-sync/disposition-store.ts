@@ -1,7 +1,7 @@
-import type { IndeedDispositionStatus } from '../../generated/graphql.js';
 import type { Knex } from 'knex';
 import { Store } from '../db/store.js';
 import type { DispositionPosition } from './disposition-pages.js';
+import type { DispositionStatus } from './vocabulary.js';
 
 /** One row of `partner_dispositions` (migration 0030). */
 export interface DispositionRow {
@@ -11,7 +11,7 @@ export interface DispositionRow {
   dedupe_key: string;
   /** JSON of the identifier as sent. */
   identified_by: string;
-  disposition_status: IndeedDispositionStatus;
+  disposition_status: DispositionStatus;
   raw_disposition_status: string;
   raw_disposition_details: string | null;
   ats_name: string;
@@ -78,8 +78,10 @@ function pageAfter(query: Knex.QueryBuilder, after: DispositionPosition | null, 
         ),
     );
   }
-  return query.orderBy([
-    { column: 'status_changed_at', order: 'desc' },
-    { column: 'id', order: 'desc' },
-  ]).limit(limit) as Promise<DispositionRow[]>;
+  return query
+    .orderBy([
+      { column: 'status_changed_at', order: 'desc' },
+      { column: 'id', order: 'desc' },
+    ])
+    .limit(limit) as Promise<DispositionRow[]>;
 }

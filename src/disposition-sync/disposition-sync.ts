@@ -2,6 +2,7 @@ import type { PartnerDispositionInput } from '../../generated/graphql.js';
 import type { Clock } from '../clock.js';
 import type {
   DispositionIdentifier,
+  DispositionPage,
   DispositionOwner,
   SendOutcome,
   StoredDisposition,
@@ -10,12 +11,6 @@ import { dispositionKey } from './disposition-key.js';
 import { cursorPosition, dispositionCursor, pageSize } from './disposition-pages.js';
 import type { DispositionRow, DispositionStore, NewDispositionRow } from './disposition-store.js';
 import { checkRequest, type AcceptedDisposition } from './send-rules.js';
-
-/** A page of dispositions with its cursors. */
-export interface DispositionPage {
-  edges: Array<{ node: StoredDisposition; cursor: string }>;
-  hasNextPage: boolean;
-}
 
 /**
  * Disposition Sync: `send` checks a request (send-rules.ts), stores what passed in one

@@ -1,5 +1,12 @@
-import type { IndeedDispositionStatus } from '../../generated/graphql.js';
-import type { OffsetDateTime } from '../graphql/api.js';
+import type { DispositionStatus } from './vocabulary.js';
+
+// The schema's types map onto these (codegen.ts), so this module imports nothing generated.
+
+/** An instant and the UTC offset it was written in: the DateTime scalar's value. */
+export interface Instant {
+  epochMs: number;
+  offsetMinutes: number;
+}
 
 /** A job in the applicant tracking system, as sent. */
 export interface AtsApplication {
@@ -37,13 +44,13 @@ export interface DispositionOwner {
 export interface StoredDisposition {
   id: string;
   identifiedBy: DispositionIdentifier;
-  dispositionStatus: IndeedDispositionStatus;
+  dispositionStatus: DispositionStatus;
   rawDispositionStatus: string;
   rawDispositionDetails: string | null;
   atsName: string;
-  statusChangeDateTime: OffsetDateTime;
+  statusChangeDateTime: Instant;
   applicationSourceName: string | null;
-  receivedAt: OffsetDateTime;
+  receivedAt: Instant;
 }
 
 /** A disposition that was not stored, and why. */
@@ -57,3 +64,12 @@ export interface SendOutcome {
   numberGoodDispositions: number;
   failedDispositions: FailedDisposition[];
 }
+
+/** A page of dispositions with its cursors (`PartnerDispositionsConnection`). */
+export interface DispositionPage {
+  edges: Array<{ node: StoredDisposition; cursor: string }>;
+  hasNextPage: boolean;
+}
+
+/** `partnerDisposition`'s value: a namespace for its operations, holding nothing. */
+export type DispositionNamespace = Record<string, never>;

@@ -36,7 +36,10 @@ export interface ReadIdentifier {
  * and one job seeker identifier (the seeker key, else the address). A blank string counts as not
  * given. Anything else refuses the request with the platform's message.
  */
-export function readIdentifier(input: PartnerDispositionIdentifierInput, path: Path): ReadIdentifier {
+export function readIdentifier(
+  input: PartnerDispositionIdentifierInput,
+  path: Path,
+): ReadIdentifier {
   const indeedApplyID = given(input.indeedApplyID, [...path, 'indeedApplyID']);
   const ittk = given(input.ittk, [...path, 'ittk']);
   const universalApplyId = given(input.universalApplyId, [...path, 'universalApplyId']);

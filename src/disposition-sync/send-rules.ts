@@ -4,12 +4,7 @@ import type { DispositionIdentifier } from './disposition.js';
 import { readIdentifier, type ApplicationKey } from './identifier-rules.js';
 import { DispositionRefused } from './refusal.js';
 import { checkedDetails, checkedLabel, nameOf } from './text-rules.js';
-import {
-  CLOCK_SKEW_MS,
-  MAX_DISPOSITIONS_PER_REQUEST,
-  MESSAGES,
-  RATIONALES,
-} from './vocabulary.js';
+import { CLOCK_SKEW_MS, MAX_DISPOSITIONS_PER_REQUEST, MESSAGES, RATIONALES } from './vocabulary.js';
 
 /** A disposition that passed every rule: what gets stored. */
 export interface AcceptedDisposition {
@@ -35,7 +30,10 @@ export type Checked =
  * stored. A disposition that is readable but cannot be right (an instant in the future, an
  * employerJobId that is no job IRI, a blank ATS name or status) fails alone, with a rationale.
  */
-export function checkRequest(dispositions: readonly PartnerDispositionInput[], now: number): Checked[] {
+export function checkRequest(
+  dispositions: readonly PartnerDispositionInput[],
+  now: number,
+): Checked[] {
   if (dispositions.length > MAX_DISPOSITIONS_PER_REQUEST) {
     throw new DispositionRefused(
       `dispositions holds ${dispositions.length} dispositions; at most ` +
@@ -118,7 +116,8 @@ function rationaleFor(disposition: AcceptedDisposition, now: number): string | n
   return null;
 }
 
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{2,3})?$/;
+const BASE64 =
+  /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{2,3})?$/;
 const BASE64URL = /^[A-Za-z0-9_-]+={0,2}$/;
 const JOB_IRI = /^iri:\/\/apis\.indeed\.com\/[A-Za-z][A-Za-z0-9]*\/[!-~]+$/;
 

@@ -1,5 +1,3 @@
-import type { IndeedDispositionStatus } from '../../generated/graphql.js';
-
 /** Dispositions one `send` takes at most (the platform's documented limit). */
 export const MAX_DISPOSITIONS_PER_REQUEST = 25;
 
@@ -27,13 +25,14 @@ export const MESSAGES = {
 /** Why a disposition was not stored: the `rationale` values of this twin (docs/jobs-apis.md). */
 export const RATIONALES = {
   future: 'statusChangeDateTime is in the future',
-  employerJobId: 'employerJobId is not a base64-encoded employer job IRI (iri://apis.indeed.com/...)',
+  employerJobId:
+    'employerJobId is not a base64-encoded employer job IRI (iri://apis.indeed.com/...)',
   emptyAtsName: 'atsName is empty',
   emptyRawStatus: 'rawDispositionStatus is empty',
 } as const;
 
 /** Every status the API accepts, in the order of the platform's list, DROPPED_OTHER last. */
-export const DISPOSITION_STATUSES: readonly IndeedDispositionStatus[] = [
+export const DISPOSITION_STATUSES = [
   'NEW',
   'REVIEW',
   'LIKED',
@@ -58,4 +57,7 @@ export const DISPOSITION_STATUSES: readonly IndeedDispositionStatus[] = [
   'DROPPED_JOB_EXPIRED',
   'DROPPED_FRAUD_SPAM',
   'DROPPED_OTHER',
-];
+] as const;
+
+/** One of DISPOSITION_STATUSES (the schema's IndeedDispositionStatus). */
+export type DispositionStatus = (typeof DISPOSITION_STATUSES)[number];

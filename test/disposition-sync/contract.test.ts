@@ -36,7 +36,10 @@ function everything(root: 'Query' | 'Mutation', name: string, head: string, args
   const type = root === 'Query' ? schema.getQueryType() : schema.getMutationType();
   const field = type!.getFields()[name] as GraphQLField<unknown, unknown>;
   const { selection, covered } = selectEverything(field);
-  assert.deepEqual([...reachableFields(field)].filter((f) => !covered.has(f)), []);
+  assert.deepEqual(
+    [...reachableFields(field)].filter((f) => !covered.has(f)),
+    [],
+  );
   return `${head} { ${name}${args} ${selection} }`;
 }
 
@@ -176,7 +179,10 @@ describeEachDialect('Disposition Sync: the contract of partnerDisposition.send',
       { indeedApplyID: '  ' },
     ];
     for (const identifiedBy of cases) {
-      const dispositions = [...distinctDispositions(2, 'before-bad'), disposition({ identifiedBy, statusChangeDateTime: '2025-02-01T00:00:00Z' })];
+      const dispositions = [
+        ...distinctDispositions(2, 'before-bad'),
+        disposition({ identifiedBy, statusChangeDateTime: '2025-02-01T00:00:00Z' }),
+      ];
       const { message, path } = await refused(dispositions);
       assert.equal(message, MESSAGES.identifier, JSON.stringify(identifiedBy));
       assert.deepEqual(path.slice(3), ['dispositions', 2, 'identifiedBy']);
@@ -262,13 +268,19 @@ describeEachDialect('Disposition Sync: the contract of partnerDisposition.send',
       [
         { indeedJobKey: null, employerJobId: null, atsApplicationIdentifier: ats },
         { indeedJobKey: null, employerJobId: employerJobId('ej-1'), atsApplicationIdentifier: ats },
-        { indeedJobKey: 'jk-1', employerJobId: 'not base64 at all', atsApplicationIdentifier: null },
+        {
+          indeedJobKey: 'jk-1',
+          employerJobId: 'not base64 at all',
+          atsApplicationIdentifier: null,
+        },
       ],
     );
     // The identifier that counts names the application: the same jobKey with another
     // employerJobId beside it is the same disposition, stored once.
     const before = await storedCount();
-    const again = await send([job({ indeedJobKey: 'jk-1', employerJobId: employerJobId('x') }, at(0))]);
+    const again = await send([
+      job({ indeedJobKey: 'jk-1', employerJobId: employerJobId('x') }, at(0)),
+    ]);
     assert.equal(again.numberGoodDispositions, 1);
     assert.equal(await storedCount(), before);
   });
@@ -302,11 +314,20 @@ describeEachDialect('Disposition Sync: the contract of partnerDisposition.send',
     // Offsets count: 13:00+02:00 is 11:00Z, before 12:00Z.
     await refused([
       disposition({ statusChangeDateTime: '2025-01-31T12:00:00Z' }),
-      disposition({ identifiedBy: { ittk: 'x' }, statusChangeDateTime: '2025-01-31T13:00:00+02:00' }),
+      disposition({
+        identifiedBy: { ittk: 'x' },
+        statusChangeDateTime: '2025-01-31T13:00:00+02:00',
+      }),
     ]);
     const same = await send([
-      disposition({ identifiedBy: { ittk: 'same-1' }, statusChangeDateTime: '2025-01-31T12:00:00Z' }),
-      disposition({ identifiedBy: { ittk: 'same-2' }, statusChangeDateTime: '2025-01-31T14:00:00+02:00' }),
+      disposition({
+        identifiedBy: { ittk: 'same-1' },
+        statusChangeDateTime: '2025-01-31T12:00:00Z',
+      }),
+      disposition({
+        identifiedBy: { ittk: 'same-2' },
+        statusChangeDateTime: '2025-01-31T14:00:00+02:00',
+      }),
     ]);
     assert.equal(same.numberGoodDispositions, 2);
   });

@@ -50,10 +50,10 @@ describe('access per API: registrations', () => {
 
   it('the catalogue the console and CLI show is the registrations, name for name', () => {
     const apis = graphqlApis({
-    interviews: {} as Interviews,
-    webhooks: {} as Webhooks,
-    dispositionSync: {} as DispositionSyncCapability,
-  });
+      interviews: {} as Interviews,
+      webhooks: {} as Webhooks,
+      dispositionSync: {} as DispositionSyncCapability,
+    });
     const registered = apis.map((api) => ({ name: api.name, ...api.access }));
     assert.deepEqual(API_CATALOGUE, registered);
   });

@@ -6,6 +6,3 @@ export type DispositionContextPart = { dispositions: DispositionSync };
 
 /** Per-request context of Disposition Sync's resolvers (a `type`, like the gateway's). */
 export type DispositionContext = GatewayContext & DispositionContextPart;
-
-/** `partnerDisposition`'s value: a namespace for its operations, holding nothing. */
-export type DispositionNamespace = Record<string, never>;
