@@ -130,6 +130,7 @@ function composeCapabilities(options: StartOptions) {
     webhooks,
     costBudgets,
     calendarMail,
+    dispositionSync,
   });
   const graphql = composeGraphQL(shared, {
     apis: graphqlApis({ interviews, webhooks, dispositionSync }),

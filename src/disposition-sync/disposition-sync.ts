@@ -93,6 +93,7 @@ function rowOf(
 export function storedDisposition(row: DispositionRow): StoredDisposition {
   return {
     id: String(row.id),
+    employerId: row.employer_id,
     identifiedBy: JSON.parse(row.identified_by) as DispositionIdentifier,
     dispositionStatus: row.disposition_status,
     rawDispositionStatus: row.raw_disposition_status,

@@ -43,6 +43,8 @@ export interface DispositionOwner {
 /** A disposition as stored and read back. */
 export interface StoredDisposition {
   id: string;
+  /** The employer of the token it came with; null for the app's own token. */
+  employerId: string | null;
   identifiedBy: DispositionIdentifier;
   dispositionStatus: DispositionStatus;
   rawDispositionStatus: string;
