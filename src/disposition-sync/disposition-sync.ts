@@ -8,7 +8,8 @@ import type {
   StoredDisposition,
 } from './disposition.js';
 import { dispositionKey } from './disposition-key.js';
-import { cursorPosition, dispositionCursor, pageSize } from './disposition-pages.js';
+import { pageSize } from '../validation/page-size.js';
+import { cursorPosition, dispositionCursor } from './disposition-pages.js';
 import type { DispositionRow, DispositionStore, NewDispositionRow } from './disposition-store.js';
 import { checkRequest, type AcceptedDisposition } from './send-rules.js';
 

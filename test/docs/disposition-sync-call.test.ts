@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { withoutCost } from '../support/graphql-client.js';
-import { createTestDatabase, type TestDatabase } from '../support/databases.js';
-import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
 import {
   blockWith,
   readmeSection,
+  readmeService,
   runInOneShell,
   serverEnvironment,
   shellBlocks,
@@ -16,23 +15,13 @@ import {
  */
 describe('README: Disposition Sync, a first call [sqlite]', function () {
   this.timeout(300_000);
-  let database: TestDatabase & { dispose(): Promise<void> };
-  let service: ServiceProcess;
-
-  before(async () => {
-    database = await createTestDatabase('sqlite', { migrate: false });
-    service = await startServiceProcess(database);
-  });
-  after(async () => {
-    await service?.stop();
-    await database?.dispose();
-  });
+  const { database, service } = readmeService();
 
   it('enables the API, sends two dispositions and reads back the one stored', async () => {
     const firstCall = shellBlocks(readmeSection('First API call in five minutes'));
     const own = shellBlocks(readmeSection('Disposition Sync'));
     const blocks = [blockWith(firstCall, 'field()'), blockWith(firstCall, 'app create'), ...own];
-    const outputs = await runInOneShell(blocks, serverEnvironment(database, service));
+    const outputs = await runInOneShell(blocks, serverEnvironment(database(), service()));
     // The answer, without the cost every answer carries (the README leaves it out).
     const lastLine = (marker: string) =>
       withoutCost(
