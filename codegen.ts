@@ -58,6 +58,8 @@ const config: CodegenConfig = {
           WebhookEndpoint: '../src/webhooks/endpoint-service.js#EndpointView',
           WebhookDelivery: `${ROWS}#WebhookDeliveryRow`,
           WebhookAttempt: `${ROWS}#WebhookAttemptRow`,
+          PartnerDispositionMutation: '../src/disposition-sync/disposition.js#DispositionNamespace',
+          PartnerDispositionsConnection: '../src/disposition-sync/disposition.js#DispositionPage',
         },
       },
     },

@@ -6,6 +6,7 @@ import type { EventRow, InterviewerRow, IntervieweeRow, InterviewRecordRow, Webh
 import type { InterviewerOutcome } from '../src/interviews/interviewer-outcome.js';
 import type { EventPage } from '../src/interviews/event-page.js';
 import type { EndpointView } from '../src/webhooks/endpoint-service.js';
+import type { DispositionNamespace, DispositionPage } from '../src/disposition-sync/disposition.js';
 import type { GatewayContext } from '../src/graphql/context.js';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -73,6 +74,44 @@ export type AddVirtualInterviewEventIntervieweeInput = {
   id: Scalars['ID']['input'];
   /** The candidate to invite. */
   interviewee: VirtualInterviewIntervieweeInput;
+};
+
+/** An application named by its job and its job seeker, as sent. */
+export type AlternateJobIdentifier = {
+  __typename?: 'AlternateJobIdentifier';
+  /** The job. */
+  jobIdentifier: JobIdentifier;
+  /** The job seeker. */
+  jobSeekerIdentifier: JobSeekerIdentifier;
+};
+
+/** An application named by its job and its job seeker. */
+export type AlternateJobIdentifierInput = {
+  /** The job. */
+  jobIdentifier: JobIdentifierInput;
+  /** The job seeker. */
+  jobSeekerIdentifier: JobSeekerIdentifierInput;
+};
+
+/** A job in the applicant tracking system, as sent. */
+export type AtsApplicationIdentifier = {
+  __typename?: 'AtsApplicationIdentifier';
+  /** The application, when one was sent. */
+  applicationId: Maybe<Scalars['String']['output']>;
+  /** The employer's name there. */
+  companyName: Scalars['String']['output'];
+  /** The requisition. */
+  requisitionId: Scalars['String']['output'];
+};
+
+/** A job (and optionally the application) in the applicant tracking system. */
+export type AtsApplicationIdentifierInput = {
+  /** The application, when known. */
+  applicationId?: InputMaybe<Scalars['String']['input']>;
+  /** The employer's name in the applicant tracking system. */
+  companyName: Scalars['String']['input'];
+  /** The requisition. */
+  requisitionId: Scalars['String']['input'];
 };
 
 /** The event to cancel. */
@@ -222,6 +261,15 @@ export type EnableWebhookEndpointPayload = {
   endpoint: WebhookEndpoint;
 };
 
+/** A disposition that was not stored. */
+export type FailedPartnerDisposition = {
+  __typename?: 'FailedPartnerDisposition';
+  /** Its identifier, as sent. */
+  identifiedBy: PartnerDispositionIdentifier;
+  /** Why it was not stored. */
+  rationale: Scalars['String']['output'];
+};
+
 /**
  * Filters and sort order for `findVirtualInterviewEvents`. Filters that are given must all match;
  * an input without filters matches every event of the token's employer.
@@ -236,6 +284,114 @@ export type FindVirtualInterviewEventsInput = {
   sort?: InputMaybe<Array<VirtualInterviewEventSortOptionInput>>;
   /** Keep only events whose start time lies in this range. */
   startTime?: InputMaybe<VirtualInterviewEventDateTimeRangeFilterInput>;
+};
+
+/**
+ * The status of an application, in the platform's vocabulary. `NEW`, `HIRED` and `NOT_SELECTED`
+ * are the ones every integration must send; every application sent with an `indeedApplyID` needs
+ * at least one `NEW`. The `DROPPED_*` values report an application the system received (it
+ * answered the apply POST) and then failed to take in.
+ */
+export type IndeedDispositionStatus =
+  /** Qualifications are being assessed. */
+  | 'ASSESS_QUALIFICATIONS'
+  /** A background check is under way. */
+  | 'BACKGROUND_CHECK'
+  /** The employer contacted the applicant. */
+  | 'CONTACTED'
+  /** Delivery failed: the application duplicates another. */
+  | 'DROPPED_DUPLICATE'
+  /** Delivery failed: the application was fraud or spam. */
+  | 'DROPPED_FRAUD_SPAM'
+  /** Delivery failed: the job had expired. */
+  | 'DROPPED_JOB_EXPIRED'
+  /**
+   * Delivery failed for another reason. Named only by a third-party description of the platform's
+   * documentation; accepted here so that clients written against it keep working.
+   */
+  | 'DROPPED_OTHER'
+  /** Hired. */
+  | 'HIRED'
+  /** The applicant did not finish applying. */
+  | 'INCOMPLETE'
+  /** An interview is scheduled or took place. */
+  | 'INTERVIEW'
+  /** The job is closed. */
+  | 'JOB_CLOSED'
+  /** The job is no longer active. */
+  | 'JOB_INACTIVE'
+  /** Marked as a good fit. */
+  | 'LIKED'
+  /** Received. */
+  | 'NEW'
+  /** Not selected. */
+  | 'NOT_SELECTED'
+  /** The applicant declined an offer. */
+  | 'OFFER_DECLINED'
+  /** An offer was made. */
+  | 'OFFER_MADE'
+  /** The hire started. */
+  | 'ONBOARDED'
+  /** Passed screening. */
+  | 'POSITIVELY_SCREENED'
+  /** Being reviewed. */
+  | 'REVIEW'
+  /** Being screened. */
+  | 'SCREEN'
+  /** The applicant tracking system's status has no equivalent here. */
+  | 'UNABLE_TO_MAP'
+  /** Eligibility to work is being verified. */
+  | 'VERIFY_ELIGIBILITY'
+  /** The applicant withdrew. */
+  | 'WITHDRAWN';
+
+/** A job, as sent. */
+export type JobIdentifier = {
+  __typename?: 'JobIdentifier';
+  /** The job in the applicant tracking system, when it was sent. */
+  atsApplicationIdentifier: Maybe<AtsApplicationIdentifier>;
+  /** The employer job id, when one was sent. */
+  employerJobId: Maybe<Scalars['String']['output']>;
+  /** The job key, when one was sent. */
+  indeedJobKey: Maybe<Scalars['String']['output']>;
+};
+
+/**
+ * A job: `indeedJobKey`, else `employerJobId`, else `atsApplicationIdentifier` (the first one
+ * given counts; the others are echoed as sent). None refuses the request with
+ * `JobIdentifierInput must specify one of indeedJobKey, employerJobId, or
+ * atsApplicationIdentifier`.
+ */
+export type JobIdentifierInput = {
+  /** The job as the applicant tracking system knows it. */
+  atsApplicationIdentifier?: InputMaybe<AtsApplicationIdentifierInput>;
+  /**
+   * The base64-encoded IRI of the employer job (`iri://apis.indeed.com/...`), as Job Sync returns
+   * it; anything else fails the disposition with its rationale.
+   */
+  employerJobId?: InputMaybe<Scalars['String']['input']>;
+  /** The job key on the platform. */
+  indeedJobKey?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** A job seeker, as sent. */
+export type JobSeekerIdentifier = {
+  __typename?: 'JobSeekerIdentifier';
+  /** The e-mail address, when one was sent. */
+  emailAddress: Maybe<Scalars['EmailAddress']['output']>;
+  /** The job seeker's key, when one was sent. */
+  indeedJobSeekerKey: Maybe<Scalars['String']['output']>;
+};
+
+/**
+ * A job seeker: `indeedJobSeekerKey`, else `emailAddress`. Neither refuses the request with
+ * `JobSeekerIdentifierInput must specify either indeedJobSeekerKey or emailAddress`.
+ */
+export type JobSeekerIdentifierInput = {
+  /** The job seeker's e-mail address. */
+  emailAddress?: InputMaybe<Scalars['EmailAddress']['input']>;
+  /** The job seeker's key on the platform. */
+  indeedJobSeekerKey?: InputMaybe<Scalars['String']['input']>;
 };
 
 /**
@@ -296,6 +452,13 @@ export type Mutation = {
    * Needs the app's own client-credentials token (no `employer`, no user), else `FORBIDDEN`.
    */
   enableWebhookEndpoint: Maybe<EnableWebhookEndpointPayload>;
+  /**
+   * Disposition Sync's operations: `partnerDisposition { send(input: ...) { ... } }`.
+   *
+   * Needs a token with the `employer_access` scope and an app enabled for Disposition Sync, else
+   * `FORBIDDEN`.
+   */
+  partnerDisposition: Maybe<PartnerDispositionMutation>;
   /**
    * Puts every `FAILED` delivery of an endpoint created at or after `since` back in the queue,
    * each with a fresh retry schedule and keeping its `webhook-id`. A disabled endpoint, or a `since`
@@ -508,6 +671,122 @@ export type PageInfo = {
   startCursor: Maybe<Scalars['String']['output']>;
 };
 
+/** A stored disposition (this twin's own type, read with `partnerDispositions`). */
+export type PartnerDisposition = {
+  __typename?: 'PartnerDisposition';
+  /** Where the application came from; null for an application sourced from the platform. */
+  applicationSourceName: Maybe<Scalars['String']['output']>;
+  /** The applicant tracking system's name. */
+  atsName: Scalars['String']['output'];
+  /** The status. */
+  dispositionStatus: IndeedDispositionStatus;
+  /** The disposition's id here. */
+  id: Scalars['ID']['output'];
+  /** The application, as identified when sent. */
+  identifiedBy: PartnerDispositionIdentifier;
+  /** Free text sent with it; null when none was. */
+  rawDispositionDetails: Maybe<Scalars['String']['output']>;
+  /** The applicant tracking system's own status. */
+  rawDispositionStatus: Scalars['String']['output'];
+  /** When this service first stored it (UTC). */
+  receivedAt: Scalars['DateTime']['output'];
+  /** When the status changed, in the offset it was sent with. */
+  statusChangeDateTime: Scalars['DateTime']['output'];
+};
+
+/** One disposition in a page of dispositions. */
+export type PartnerDispositionEdge = {
+  __typename?: 'PartnerDispositionEdge';
+  /** Opaque cursor of this disposition, to pass as `after`. */
+  cursor: Scalars['String']['output'];
+  /** The disposition. */
+  node: PartnerDisposition;
+};
+
+/** Which application a disposition is about, as it was sent. */
+export type PartnerDispositionIdentifier = {
+  __typename?: 'PartnerDispositionIdentifier';
+  /** The job and job seeker, when they were sent. */
+  alternateIdentifier: Maybe<AlternateJobIdentifier>;
+  /** The Indeed Apply ID, when one was sent. */
+  indeedApplyID: Maybe<Scalars['String']['output']>;
+  /** The tracking key, when one was sent. */
+  ittk: Maybe<Scalars['String']['output']>;
+  /** The universal apply id, when one was sent. */
+  universalApplyId: Maybe<Scalars['String']['output']>;
+};
+
+/**
+ * Which application a disposition is about: exactly one of the four fields. None or several
+ * refuses the request with `PartnerDispositionIdentifierInput must specify one of indeedApplyID,
+ * ittk, universalApplyId, or alternateIdentifier`. Each identifier is 1 to 200 characters.
+ */
+export type PartnerDispositionIdentifierInput = {
+  /** The job and the job seeker, when no application id is known. */
+  alternateIdentifier?: InputMaybe<AlternateJobIdentifierInput>;
+  /** The Indeed Apply ID the application was delivered with. */
+  indeedApplyID?: InputMaybe<Scalars['String']['input']>;
+  /** The tracking key of the application. */
+  ittk?: InputMaybe<Scalars['String']['input']>;
+  /** A universal apply id (the Indeed Apply ID may also go here). */
+  universalApplyId?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** What happened to one application, and when. */
+export type PartnerDispositionInput = {
+  /**
+   * Where the application came from (a job board, a career site, an agency); left out, the
+   * application counts as sourced from the platform. At most 200 characters.
+   */
+  applicationSourceName?: InputMaybe<Scalars['String']['input']>;
+  /** The applicant tracking system's name (1 to 200 characters). */
+  atsName: Scalars['String']['input'];
+  /** The status, in the platform's vocabulary. */
+  dispositionStatus: IndeedDispositionStatus;
+  /** The application: exactly one of its identifiers. */
+  identifiedBy: PartnerDispositionIdentifierInput;
+  /** Free text about the change (at most 2,000 characters). */
+  rawDispositionDetails?: InputMaybe<Scalars['String']['input']>;
+  /** The status as the applicant tracking system names it (1 to 200 characters). */
+  rawDispositionStatus: Scalars['String']['input'];
+  /**
+   * When the status changed: an RFC 3339 date-time with a UTC offset, such as
+   * `2025-01-31T12:00:00.000Z`, not in the future. Anything else that cannot be read refuses the
+   * request with `Unable to parse statusChangeDateTime`.
+   */
+  statusChangeDateTime: Scalars['String']['input'];
+};
+
+/** The operations of Disposition Sync. */
+export type PartnerDispositionMutation = {
+  __typename?: 'PartnerDispositionMutation';
+  /**
+   * Records what happened to up to 25 applications, sorted by `statusChangeDateTime`, oldest
+   * first. Each disposition is stored or reported in `failedDispositions` with its rationale;
+   * input that breaks a rule of the request (more than 25 dispositions, an unsorted list, an
+   * identifier that names none or several applications, a `statusChangeDateTime` that cannot be
+   * parsed, text over its length) refuses the whole request with `BAD_USER_INPUT`, and nothing is
+   * stored. A disposition sent again (the same identifier, statuses and instant) is stored once
+   * and counted as good each time.
+   */
+  send: Maybe<SendPartnerDispositionPayload>;
+};
+
+
+/** The operations of Disposition Sync. */
+export type PartnerDispositionMutationSendArgs = {
+  input: SendPartnerDispositionInput;
+};
+
+/** A page of the calling app's dispositions. */
+export type PartnerDispositionsConnection = {
+  __typename?: 'PartnerDispositionsConnection';
+  /** The dispositions on this page, the latest `statusChangeDateTime` first, each with its cursor. */
+  edges: Array<PartnerDispositionEdge>;
+  /** Where this page sits in the list. */
+  pageInfo: PageInfo;
+};
+
 /**
  * Reads. Each API behind the gateway adds its operations here; each operation's description says
  * what kind of access token it needs.
@@ -530,6 +809,15 @@ export type Query = {
    * looks exactly like one that does not exist.
    */
   findVirtualInterviewEvents: VirtualInterviewEventsConnection;
+  /**
+   * The dispositions the calling app sent for the employer of its token (for a token without an
+   * employer: those it sent with such a token), the latest `statusChangeDateTime` first
+   * (ties: the latest stored first), one page at a time.
+   * This twin's own addition: the hosted platform has no such query.
+   *
+   * Needs a token with the `employer_access` scope, else `FORBIDDEN`.
+   */
+  partnerDispositions: Maybe<PartnerDispositionsConnection>;
   /**
    * Fetches events by id. An id that matches no event of the token's employer gives a `null`
    * entry rather than an error. An id given more than once is read once, and each of its places
@@ -569,6 +857,22 @@ export type QueryFindVirtualInterviewEventsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
   input: FindVirtualInterviewEventsInput;
+};
+
+
+/**
+ * Reads. Each API behind the gateway adds its operations here; each operation's description says
+ * what kind of access token it needs.
+ *
+ * Every operation needs a bearer access token. Every list in an answer has a bound (stated on the
+ * field or argument that returns it). An operation that could answer more objects than the server
+ * allows with every list full, or whose answer grows past the server's limits while it runs, is
+ * refused whole with `BAD_USER_INPUT`; ask for fewer items with `first` or fewer ids, or select
+ * fewer nested connections.
+ */
+export type QueryPartnerDispositionsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -678,6 +982,21 @@ export type RotateWebhookEndpointSecretPayload = {
   previousSecretExpiresAt: Maybe<Scalars['DateTime']['output']>;
   /** The new `whsec_` signing secret, shown only in this answer. */
   secret: Scalars['String']['output'];
+};
+
+/** Dispositions to record. */
+export type SendPartnerDispositionInput = {
+  /** At most 25, sorted by `statusChangeDateTime`, oldest first. */
+  dispositions: Array<PartnerDispositionInput>;
+};
+
+/** What became of a request's dispositions. */
+export type SendPartnerDispositionPayload = {
+  __typename?: 'SendPartnerDispositionPayload';
+  /** The dispositions that were not stored, each with why; at most 25, in input order. */
+  failedDispositions: Array<FailedPartnerDisposition>;
+  /** How many dispositions are stored (a disposition stored by an earlier request counts too). */
+  numberGoodDispositions: Scalars['Int']['output'];
 };
 
 /** The endpoint to send a test event to. */
@@ -1454,6 +1773,10 @@ export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = {
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
   AddVirtualInterviewEventIntervieweeInput: AddVirtualInterviewEventIntervieweeInput;
+  AlternateJobIdentifier: ResolverTypeWrapper<AlternateJobIdentifier>;
+  AlternateJobIdentifierInput: AlternateJobIdentifierInput;
+  AtsApplicationIdentifier: ResolverTypeWrapper<AtsApplicationIdentifier>;
+  AtsApplicationIdentifierInput: AtsApplicationIdentifierInput;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   CancelVirtualInterviewEventInput: CancelVirtualInterviewEventInput;
   CancelVirtualInterviewEventPayload: ResolverTypeWrapper<Omit<CancelVirtualInterviewEventPayload, 'event'> & { event: ResolversTypes['VirtualInterviewEvent'] }>;
@@ -1471,12 +1794,25 @@ export type ResolversTypes = {
   EmployerJob: ResolverTypeWrapper<EmployerJob>;
   EnableWebhookEndpointInput: EnableWebhookEndpointInput;
   EnableWebhookEndpointPayload: ResolverTypeWrapper<Omit<EnableWebhookEndpointPayload, 'endpoint'> & { endpoint: ResolversTypes['WebhookEndpoint'] }>;
+  FailedPartnerDisposition: ResolverTypeWrapper<FailedPartnerDisposition>;
   FindVirtualInterviewEventsInput: FindVirtualInterviewEventsInput;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
+  IndeedDispositionStatus: IndeedDispositionStatus;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
+  JobIdentifier: ResolverTypeWrapper<JobIdentifier>;
+  JobIdentifierInput: JobIdentifierInput;
+  JobSeekerIdentifier: ResolverTypeWrapper<JobSeekerIdentifier>;
+  JobSeekerIdentifierInput: JobSeekerIdentifierInput;
   LanguageCode: ResolverTypeWrapper<Scalars['LanguageCode']['output']>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   PageInfo: ResolverTypeWrapper<PageInfo>;
+  PartnerDisposition: ResolverTypeWrapper<PartnerDisposition>;
+  PartnerDispositionEdge: ResolverTypeWrapper<PartnerDispositionEdge>;
+  PartnerDispositionIdentifier: ResolverTypeWrapper<PartnerDispositionIdentifier>;
+  PartnerDispositionIdentifierInput: PartnerDispositionIdentifierInput;
+  PartnerDispositionInput: PartnerDispositionInput;
+  PartnerDispositionMutation: ResolverTypeWrapper<DispositionNamespace>;
+  PartnerDispositionsConnection: ResolverTypeWrapper<DispositionPage>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   RecoverFailedWebhookDeliveriesInput: RecoverFailedWebhookDeliveriesInput;
   RecoverFailedWebhookDeliveriesPayload: ResolverTypeWrapper<RecoverFailedWebhookDeliveriesPayload>;
@@ -1485,6 +1821,8 @@ export type ResolversTypes = {
   ResendWebhookDeliveryPayload: ResolverTypeWrapper<Omit<ResendWebhookDeliveryPayload, 'delivery'> & { delivery: ResolversTypes['WebhookDelivery'] }>;
   RotateWebhookEndpointSecretInput: RotateWebhookEndpointSecretInput;
   RotateWebhookEndpointSecretPayload: ResolverTypeWrapper<Omit<RotateWebhookEndpointSecretPayload, 'endpoint'> & { endpoint: ResolversTypes['WebhookEndpoint'] }>;
+  SendPartnerDispositionInput: SendPartnerDispositionInput;
+  SendPartnerDispositionPayload: ResolverTypeWrapper<SendPartnerDispositionPayload>;
   SendWebhookTestEventInput: SendWebhookTestEventInput;
   SendWebhookTestEventPayload: ResolverTypeWrapper<Omit<SendWebhookTestEventPayload, 'delivery'> & { delivery: Maybe<ResolversTypes['WebhookDelivery']> }>;
   SortDirection: SortDirection;
@@ -1543,6 +1881,10 @@ export type ResolversTypes = {
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
   AddVirtualInterviewEventIntervieweeInput: AddVirtualInterviewEventIntervieweeInput;
+  AlternateJobIdentifier: AlternateJobIdentifier;
+  AlternateJobIdentifierInput: AlternateJobIdentifierInput;
+  AtsApplicationIdentifier: AtsApplicationIdentifier;
+  AtsApplicationIdentifierInput: AtsApplicationIdentifierInput;
   Boolean: Scalars['Boolean']['output'];
   CancelVirtualInterviewEventInput: CancelVirtualInterviewEventInput;
   CancelVirtualInterviewEventPayload: Omit<CancelVirtualInterviewEventPayload, 'event'> & { event: ResolversParentTypes['VirtualInterviewEvent'] };
@@ -1560,12 +1902,24 @@ export type ResolversParentTypes = {
   EmployerJob: EmployerJob;
   EnableWebhookEndpointInput: EnableWebhookEndpointInput;
   EnableWebhookEndpointPayload: Omit<EnableWebhookEndpointPayload, 'endpoint'> & { endpoint: ResolversParentTypes['WebhookEndpoint'] };
+  FailedPartnerDisposition: FailedPartnerDisposition;
   FindVirtualInterviewEventsInput: FindVirtualInterviewEventsInput;
   ID: Scalars['ID']['output'];
   Int: Scalars['Int']['output'];
+  JobIdentifier: JobIdentifier;
+  JobIdentifierInput: JobIdentifierInput;
+  JobSeekerIdentifier: JobSeekerIdentifier;
+  JobSeekerIdentifierInput: JobSeekerIdentifierInput;
   LanguageCode: Scalars['LanguageCode']['output'];
   Mutation: Record<PropertyKey, never>;
   PageInfo: PageInfo;
+  PartnerDisposition: PartnerDisposition;
+  PartnerDispositionEdge: PartnerDispositionEdge;
+  PartnerDispositionIdentifier: PartnerDispositionIdentifier;
+  PartnerDispositionIdentifierInput: PartnerDispositionIdentifierInput;
+  PartnerDispositionInput: PartnerDispositionInput;
+  PartnerDispositionMutation: DispositionNamespace;
+  PartnerDispositionsConnection: DispositionPage;
   Query: Record<PropertyKey, never>;
   RecoverFailedWebhookDeliveriesInput: RecoverFailedWebhookDeliveriesInput;
   RecoverFailedWebhookDeliveriesPayload: RecoverFailedWebhookDeliveriesPayload;
@@ -1574,6 +1928,8 @@ export type ResolversParentTypes = {
   ResendWebhookDeliveryPayload: Omit<ResendWebhookDeliveryPayload, 'delivery'> & { delivery: ResolversParentTypes['WebhookDelivery'] };
   RotateWebhookEndpointSecretInput: RotateWebhookEndpointSecretInput;
   RotateWebhookEndpointSecretPayload: Omit<RotateWebhookEndpointSecretPayload, 'endpoint'> & { endpoint: ResolversParentTypes['WebhookEndpoint'] };
+  SendPartnerDispositionInput: SendPartnerDispositionInput;
+  SendPartnerDispositionPayload: SendPartnerDispositionPayload;
   SendWebhookTestEventInput: SendWebhookTestEventInput;
   SendWebhookTestEventPayload: Omit<SendWebhookTestEventPayload, 'delivery'> & { delivery: Maybe<ResolversParentTypes['WebhookDelivery']> };
   String: Scalars['String']['output'];
@@ -1637,6 +1993,17 @@ export type ListSizeDirectiveArgs = {
 
 export type ListSizeDirectiveResolver<Result, Parent, ContextType = GatewayContext, Args = ListSizeDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
 
+export type AlternateJobIdentifierResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['AlternateJobIdentifier'] = ResolversParentTypes['AlternateJobIdentifier']> = {
+  jobIdentifier: Resolver<ResolversTypes['JobIdentifier'], ParentType, ContextType>;
+  jobSeekerIdentifier: Resolver<ResolversTypes['JobSeekerIdentifier'], ParentType, ContextType>;
+};
+
+export type AtsApplicationIdentifierResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['AtsApplicationIdentifier'] = ResolversParentTypes['AtsApplicationIdentifier']> = {
+  applicationId: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  companyName: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  requisitionId: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export type CancelVirtualInterviewEventPayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CancelVirtualInterviewEventPayload'] = ResolversParentTypes['CancelVirtualInterviewEventPayload']> = {
   event: Resolver<ResolversTypes['VirtualInterviewEvent'], ParentType, ContextType>;
 };
@@ -1679,6 +2046,22 @@ export type EnableWebhookEndpointPayloadResolvers<ContextType = GatewayContext, 
   endpoint: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType>;
 };
 
+export type FailedPartnerDispositionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['FailedPartnerDisposition'] = ResolversParentTypes['FailedPartnerDisposition']> = {
+  identifiedBy: Resolver<ResolversTypes['PartnerDispositionIdentifier'], ParentType, ContextType>;
+  rationale: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type JobIdentifierResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['JobIdentifier'] = ResolversParentTypes['JobIdentifier']> = {
+  atsApplicationIdentifier: Resolver<Maybe<ResolversTypes['AtsApplicationIdentifier']>, ParentType, ContextType>;
+  employerJobId: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  indeedJobKey: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type JobSeekerIdentifierResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['JobSeekerIdentifier'] = ResolversParentTypes['JobSeekerIdentifier']> = {
+  emailAddress: Resolver<Maybe<ResolversTypes['EmailAddress']>, ParentType, ContextType>;
+  indeedJobSeekerKey: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
 export interface LanguageCodeScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['LanguageCode'], any> {
   name: 'LanguageCode';
 }
@@ -1690,6 +2073,7 @@ export type MutationResolvers<ContextType = GatewayContext, ParentType extends R
   deleteWebhookEndpoint: Resolver<Maybe<ResolversTypes['DeleteWebhookEndpointPayload']>, ParentType, ContextType, RequireFields<MutationDeleteWebhookEndpointArgs, 'input'>>;
   disableWebhookEndpoint: Resolver<Maybe<ResolversTypes['DisableWebhookEndpointPayload']>, ParentType, ContextType, RequireFields<MutationDisableWebhookEndpointArgs, 'input'>>;
   enableWebhookEndpoint: Resolver<Maybe<ResolversTypes['EnableWebhookEndpointPayload']>, ParentType, ContextType, RequireFields<MutationEnableWebhookEndpointArgs, 'input'>>;
+  partnerDisposition: Resolver<Maybe<ResolversTypes['PartnerDispositionMutation']>, ParentType, ContextType>;
   recoverFailedWebhookDeliveries: Resolver<Maybe<ResolversTypes['RecoverFailedWebhookDeliveriesPayload']>, ParentType, ContextType, RequireFields<MutationRecoverFailedWebhookDeliveriesArgs, 'input'>>;
   resendWebhookDelivery: Resolver<Maybe<ResolversTypes['ResendWebhookDeliveryPayload']>, ParentType, ContextType, RequireFields<MutationResendWebhookDeliveryArgs, 'input'>>;
   rotateWebhookEndpointSecret: Resolver<Maybe<ResolversTypes['RotateWebhookEndpointSecretPayload']>, ParentType, ContextType, RequireFields<MutationRotateWebhookEndpointSecretArgs, 'input'>>;
@@ -1705,8 +2089,42 @@ export type PageInfoResolvers<ContextType = GatewayContext, ParentType extends R
   startCursor: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
+export type PartnerDispositionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['PartnerDisposition'] = ResolversParentTypes['PartnerDisposition']> = {
+  applicationSourceName: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  atsName: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  dispositionStatus: Resolver<ResolversTypes['IndeedDispositionStatus'], ParentType, ContextType>;
+  id: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  identifiedBy: Resolver<ResolversTypes['PartnerDispositionIdentifier'], ParentType, ContextType>;
+  rawDispositionDetails: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  rawDispositionStatus: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  receivedAt: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  statusChangeDateTime: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+};
+
+export type PartnerDispositionEdgeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['PartnerDispositionEdge'] = ResolversParentTypes['PartnerDispositionEdge']> = {
+  cursor: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  node: Resolver<ResolversTypes['PartnerDisposition'], ParentType, ContextType>;
+};
+
+export type PartnerDispositionIdentifierResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['PartnerDispositionIdentifier'] = ResolversParentTypes['PartnerDispositionIdentifier']> = {
+  alternateIdentifier: Resolver<Maybe<ResolversTypes['AlternateJobIdentifier']>, ParentType, ContextType>;
+  indeedApplyID: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  ittk: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  universalApplyId: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type PartnerDispositionMutationResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['PartnerDispositionMutation'] = ResolversParentTypes['PartnerDispositionMutation']> = {
+  send: Resolver<Maybe<ResolversTypes['SendPartnerDispositionPayload']>, ParentType, ContextType, RequireFields<PartnerDispositionMutationSendArgs, 'input'>>;
+};
+
+export type PartnerDispositionsConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['PartnerDispositionsConnection'] = ResolversParentTypes['PartnerDispositionsConnection']> = {
+  edges: Resolver<Array<ResolversTypes['PartnerDispositionEdge']>, ParentType, ContextType>;
+  pageInfo: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
+};
+
 export type QueryResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   findVirtualInterviewEvents: Resolver<ResolversTypes['VirtualInterviewEventsConnection'], ParentType, ContextType, RequireFields<QueryFindVirtualInterviewEventsArgs, 'input'>>;
+  partnerDispositions: Resolver<Maybe<ResolversTypes['PartnerDispositionsConnection']>, ParentType, ContextType, Partial<QueryPartnerDispositionsArgs>>;
   virtualInterviewEvents: Resolver<ResolversTypes['VirtualInterviewEventsPayload'], ParentType, ContextType, RequireFields<QueryVirtualInterviewEventsArgs, 'input'>>;
   webhookEndpoint: Resolver<Maybe<ResolversTypes['WebhookEndpoint']>, ParentType, ContextType, RequireFields<QueryWebhookEndpointArgs, 'id'>>;
   webhookEndpoints: Resolver<Maybe<ResolversTypes['WebhookEndpointsConnection']>, ParentType, ContextType, Partial<QueryWebhookEndpointsArgs>>;
@@ -1724,6 +2142,11 @@ export type RotateWebhookEndpointSecretPayloadResolvers<ContextType = GatewayCon
   endpoint: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType>;
   previousSecretExpiresAt: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   secret: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type SendPartnerDispositionPayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['SendPartnerDispositionPayload'] = ResolversParentTypes['SendPartnerDispositionPayload']> = {
+  failedDispositions: Resolver<Array<ResolversTypes['FailedPartnerDisposition']>, ParentType, ContextType>;
+  numberGoodDispositions: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
 export type SendWebhookTestEventPayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['SendWebhookTestEventPayload'] = ResolversParentTypes['SendWebhookTestEventPayload']> = {
@@ -1936,6 +2359,8 @@ export type WebhookEndpointsConnectionResolvers<ContextType = GatewayContext, Pa
 };
 
 export type Resolvers<ContextType = GatewayContext> = {
+  AlternateJobIdentifier: AlternateJobIdentifierResolvers<ContextType>;
+  AtsApplicationIdentifier: AtsApplicationIdentifierResolvers<ContextType>;
   CancelVirtualInterviewEventPayload: CancelVirtualInterviewEventPayloadResolvers<ContextType>;
   CountryCode: GraphQLScalarType;
   CreateVirtualInterviewEventPayload: CreateVirtualInterviewEventPayloadResolvers<ContextType>;
@@ -1946,13 +2371,22 @@ export type Resolvers<ContextType = GatewayContext> = {
   EmailAddress: GraphQLScalarType;
   EmployerJob: EmployerJobResolvers<ContextType>;
   EnableWebhookEndpointPayload: EnableWebhookEndpointPayloadResolvers<ContextType>;
+  FailedPartnerDisposition: FailedPartnerDispositionResolvers<ContextType>;
+  JobIdentifier: JobIdentifierResolvers<ContextType>;
+  JobSeekerIdentifier: JobSeekerIdentifierResolvers<ContextType>;
   LanguageCode: GraphQLScalarType;
   Mutation: MutationResolvers<ContextType>;
   PageInfo: PageInfoResolvers<ContextType>;
+  PartnerDisposition: PartnerDispositionResolvers<ContextType>;
+  PartnerDispositionEdge: PartnerDispositionEdgeResolvers<ContextType>;
+  PartnerDispositionIdentifier: PartnerDispositionIdentifierResolvers<ContextType>;
+  PartnerDispositionMutation: PartnerDispositionMutationResolvers<ContextType>;
+  PartnerDispositionsConnection: PartnerDispositionsConnectionResolvers<ContextType>;
   Query: QueryResolvers<ContextType>;
   RecoverFailedWebhookDeliveriesPayload: RecoverFailedWebhookDeliveriesPayloadResolvers<ContextType>;
   ResendWebhookDeliveryPayload: ResendWebhookDeliveryPayloadResolvers<ContextType>;
   RotateWebhookEndpointSecretPayload: RotateWebhookEndpointSecretPayloadResolvers<ContextType>;
+  SendPartnerDispositionPayload: SendPartnerDispositionPayloadResolvers<ContextType>;
   SendWebhookTestEventPayload: SendWebhookTestEventPayloadResolvers<ContextType>;
   TimeZone: GraphQLScalarType;
   UpdateVirtualInterviewEventPayload: UpdateVirtualInterviewEventPayloadResolvers<ContextType>;

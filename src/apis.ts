@@ -1,5 +1,11 @@
 import type { MergedResolvers, ResolvingEverything } from './graphql/api.js';
 import type { KnownApi } from './accounts/api-catalogue.js';
+import type { DispositionSyncCapability } from './disposition-sync/compose.js';
+import {
+  DISPOSITION_SYNC_API,
+  DISPOSITION_SYNC_API_ACCESS,
+  dispositionSyncApi,
+} from './disposition-sync/graphql/graphql-api.js';
 import type { Interviews } from './interviews/compose.js';
 import { INTERVIEW_API, INTERVIEW_API_ACCESS, interviewApi } from './interviews/graphql-api.js';
 import type { Webhooks } from './webhooks/compose.js';
@@ -13,8 +19,13 @@ import { WEBHOOKS_API_ACCESS, webhooksApi } from './webhooks/graphql/webhooks-ap
 export function graphqlApis(deps: {
   interviews: Interviews;
   webhooks: Pick<Webhooks, 'endpoints' | 'deliveryLog'>;
+  dispositionSync: DispositionSyncCapability;
 }) {
-  return [interviewApi(deps.interviews), webhooksApi(deps.webhooks)] as const;
+  return [
+    interviewApi(deps.interviews),
+    webhooksApi(deps.webhooks),
+    dispositionSyncApi(deps.dispositionSync),
+  ] as const;
 }
 
 /**
@@ -25,6 +36,7 @@ export function graphqlApis(deps: {
 export const API_CATALOGUE: readonly KnownApi[] = [
   { name: INTERVIEW_API, ...INTERVIEW_API_ACCESS },
   { name: WEBHOOKS_API, ...WEBHOOKS_API_ACCESS },
+  { name: DISPOSITION_SYNC_API, ...DISPOSITION_SYNC_API_ACCESS },
 ];
 
 /**

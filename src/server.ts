@@ -11,6 +11,7 @@ import type { Config } from './config.js';
 import { composeConsole } from './console/compose.js';
 import { composeCostBudgets } from './cost-budgets/compose.js';
 import { composeDeployment } from './deployment/compose.js';
+import { composeDispositionSync } from './disposition-sync/compose.js';
 import { CONSOLE_PATHS, emailLinkUrls } from './console/paths.js';
 import {
   checkWritable,
@@ -119,6 +120,7 @@ function composeCapabilities(options: StartOptions) {
   const lobby = composeLobby(shared, { interviews, sessions, recordings, calendar: calendarMail });
   const room = composeRoom(shared, { interviews, lobby, recordings, bus });
   const costBudgets = composeCostBudgets(shared);
+  const dispositionSync = composeDispositionSync(shared);
   const partnerConsole = composeConsole(shared, {
     accounts,
     sessions,
@@ -128,9 +130,10 @@ function composeCapabilities(options: StartOptions) {
     webhooks,
     costBudgets,
     calendarMail,
+    dispositionSync,
   });
   const graphql = composeGraphQL(shared, {
-    apis: graphqlApis({ interviews, webhooks }),
+    apis: graphqlApis({ interviews, webhooks, dispositionSync }),
     authenticate: options.authenticate ?? ((token) => oauth.verifier.authenticate(token)),
     access: accounts.apiAccessFacts,
     ...(costBudgets.admission && { budgets: costBudgets.admission }),

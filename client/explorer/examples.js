@@ -1,6 +1,8 @@
-// The saved examples of the API explorer: one tab per Interview API operation, written against
-// the schema (test/console/explorer-examples.test.ts validates each one). Ids in the
-// variables are placeholders: paste the id that createVirtualInterviewEvent returned.
+// The saved examples of the API explorer: one tab per Interview API operation, then Disposition
+// Sync's send and this service's read-back, written against the schema
+// (test/console/explorer-examples.test.ts validates each one). Ids in the variables are
+// placeholders: paste the id that createVirtualInterviewEvent returned. Disposition Sync answers
+// only once the app's owner has enabled it (the APIs section of the app's page).
 
 const PLACEHOLDER_ID = 'paste-an-event-id-here';
 
@@ -109,5 +111,59 @@ export const EXAMPLES = [
         sort: [{ field: 'START_TIME', order: 'ASC' }],
       },
     }),
+  },
+  {
+    query: `mutation partnerDisposition($input: SendPartnerDispositionInput!) {
+  partnerDisposition {
+    send(input: $input) {
+      numberGoodDispositions
+      failedDispositions {
+        identifiedBy { indeedApplyID ittk universalApplyId }
+        rationale
+      }
+    }
+  }
+}
+`,
+    variables: variables({
+      input: {
+        dispositions: [
+          {
+            identifiedBy: { indeedApplyID: 'example-apply-id-0001' },
+            dispositionStatus: 'NEW',
+            rawDispositionStatus: 'Application received',
+            atsName: 'API explorer',
+            statusChangeDateTime: '2025-01-31T12:00:00.000Z',
+          },
+          {
+            identifiedBy: { indeedApplyID: 'example-apply-id-0001' },
+            dispositionStatus: 'INTERVIEW',
+            rawDispositionStatus: 'Phone screen booked',
+            atsName: 'API explorer',
+            statusChangeDateTime: '2025-02-03T09:30:00.000Z',
+          },
+        ],
+      },
+    }),
+  },
+  {
+    query: `query partnerDispositions($first: Int, $after: String) {
+  partnerDispositions(first: $first, after: $after) {
+    pageInfo { hasNextPage endCursor }
+    edges {
+      cursor
+      node {
+        id
+        identifiedBy { indeedApplyID ittk universalApplyId }
+        dispositionStatus
+        rawDispositionStatus
+        statusChangeDateTime
+        receivedAt
+      }
+    }
+  }
+}
+`,
+    variables: variables({ first: 20 }),
   },
 ];

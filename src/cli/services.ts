@@ -4,6 +4,7 @@ import { API_CATALOGUE } from '../apis.js';
 import type { AppService } from '../accounts/app-service.js';
 import { composeAccounts } from '../accounts/compose.js';
 import { graphqlApis } from '../apis.js';
+import { composeDispositionSync } from '../disposition-sync/compose.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import { composeApis } from '../graphql/api-registry.js';
 import {
@@ -114,7 +115,10 @@ export function createCliServices(
     },
     graphqlDocuments: composeDocumentRegistration(
       shared,
-      () => composeApis(graphqlApis({ interviews, webhooks })).schema,
+      () =>
+        composeApis(
+          graphqlApis({ interviews, webhooks, dispositionSync: composeDispositionSync(shared) }),
+        ).schema,
     ),
     budgets: composeCostBudgets(shared).settings,
     context: options.context,

@@ -6,6 +6,7 @@ export type AppTab =
   | 'credentials'
   | 'redirect-urls'
   | 'webhooks'
+  | 'dispositions'
   | 'budget'
   | 'calendar-mails'
   | 'activity';
@@ -18,6 +19,7 @@ export function appTabs(clientId: string, current: AppTab | null) {
     ['credentials', 'Credentials', paths.credentials],
     ['redirect-urls', 'Redirect URLs', paths.redirectUrls],
     ['webhooks', 'Webhooks', paths.webhooks],
+    ['dispositions', 'Dispositions', paths.dispositions],
     ['budget', 'API budget', paths.budget],
     ['calendar-mails', 'Calendar mails', paths.calendarMails],
     ['activity', 'Activity', paths.activity],

@@ -8,6 +8,7 @@ import { isHttps, type Sessions } from '../sessions/compose.js';
 import { createRateLimiter, type SharedDependencies } from '../shared-dependencies.js';
 import type { Webhooks } from '../webhooks/compose.js';
 import type { CostBudgets } from '../cost-budgets/compose.js';
+import type { DispositionSyncCapability } from '../disposition-sync/compose.js';
 import { ConsoleNotices } from './notices.js';
 import { consoleRouter } from './router.js';
 import { SecretFlash } from './secret-flash.js';
@@ -29,6 +30,7 @@ export function composeConsole(
     webhooks: Pick<Webhooks, 'endpoints'>;
     costBudgets: Pick<CostBudgets, 'settings'>;
     calendarMail: Pick<CalendarMail, 'appSettings'>;
+    dispositionSync: DispositionSyncCapability;
   },
 ): Console {
   const { config } = shared;
@@ -59,6 +61,7 @@ export function composeConsole(
     explorerTokens: oauth.explorerTokens,
     webhooks: deps.webhooks.endpoints,
     budgets: deps.costBudgets.settings,
+    dispositions: deps.dispositionSync.dispositions,
     calendarMail: { settings: deps.calendarMail.appSettings, config: config.calendarMail },
   };
   return { router: () => consoleRouter(dependencies) };

@@ -16,6 +16,7 @@ import type { CsrfTokens } from '../sessions/csrf.js';
 import type { BrowserSessions } from '../sessions/sessions.js';
 import type { SignIn } from '../sessions/sign-in.js';
 import type { WebhookEndpointService } from '../webhooks/endpoint-service.js';
+import type { DispositionSync } from '../disposition-sync/disposition-sync.js';
 import type { ConsoleNotices } from './notices.js';
 import type { SecretFlash } from './secret-flash.js';
 
@@ -61,6 +62,8 @@ export interface ConsoleDependencies {
   webhooks: WebhookEndpointService;
   /** The API budget tab's GraphQL cost budget of each app (src/cost-budgets/). */
   budgets: BudgetSettings;
+  /** The Dispositions tab: what the app sent through Disposition Sync, read only. */
+  dispositions: Pick<DispositionSync, 'pageOfApp'>;
   /** The Calendar mails tab: each app's switches (src/calendar-mail/compose.ts). */
   calendarMail: {
     settings: AppCalendarSettings;

@@ -63,6 +63,7 @@ export const CONSOLE_PATHS = {
     webhookDelivery: `${APP}/webhooks/:endpointId/deliveries/:deliveryId`,
     webhookResend: `${APP}/webhooks/:endpointId/deliveries/:deliveryId/resend`,
     calendarMails: `${APP}/calendar-mails`,
+    dispositions: `${APP}/dispositions`,
   },
   employers: {
     list: EMPLOYERS,
@@ -106,6 +107,7 @@ export function appPaths(clientId: string) {
     webhook: (endpointId: string) =>
       webhookPaths(`${base}/webhooks/${encodeURIComponent(endpointId)}`),
     calendarMails: `${base}/calendar-mails`,
+    dispositions: `${base}/dispositions`,
   };
 }
 

@@ -14,6 +14,7 @@ import { ConsolePages } from './pages.js';
 import { CONSOLE_PREFIX } from './paths.js';
 import { calendarMailRouter } from './calendar-mail-routes.js';
 import { webhookRouter } from './webhook-routes.js';
+import { dispositionRouter } from './disposition-routes.js';
 import { appBudgetRouter } from './app-budget-routes.js';
 
 /**
@@ -37,6 +38,7 @@ export function consoleRouter(deps: ConsoleDependencies): Router {
   router.use(appCredentialsRouter(deps, guards, pages));
   router.use(appDetailsRouter(deps, guards));
   router.use(webhookRouter(deps, guards));
+  router.use(dispositionRouter(deps, guards));
   router.use(appBudgetRouter(deps, guards));
   router.use(calendarMailRouter(deps, guards));
   router.use(employersRouter(deps, guards, pages));

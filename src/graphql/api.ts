@@ -10,6 +10,8 @@ import type { CommonResolvedType } from './common-resolvers.js';
 
 export type { GatewayContext, Principal } from './context.js';
 export type { OffsetDateTime } from './scalars/date-time.js';
+// The DateTime scalar's reading, for an API that takes a date-time in a String (its own message).
+export { parseOffsetDateTime } from './scalars/date-time.js';
 // What the rolling cost budget (src/cost-budgets) provides the gateway with.
 export type { Admission, BudgetStatus, CostAdmission } from './budget/cost-budget.js';
 

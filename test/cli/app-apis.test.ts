@@ -24,6 +24,8 @@ describeEachDialect('admin CLI: app apis, enable-api, disable-api', (database) =
       [
         ['interview', true, true],
         ['webhooks', true, true],
+        // Off until the owner enables it.
+        ['disposition-sync', false, true],
       ],
     );
     const text = await run('app', 'apis', clientId);
@@ -64,7 +66,10 @@ describeEachDialect('admin CLI: app apis, enable-api, disable-api', (database) =
   it('refuses an unknown API or app with a clear message and exit code 1', async () => {
     const unknownApi = await run('app', 'enable-api', clientId, 'jobs');
     assert.equal(unknownApi.code, 1);
-    assert.match(unknownApi.stderr, /no API named "jobs"; the APIs are interview, webhooks/);
+    assert.match(
+      unknownApi.stderr,
+      /no API named "jobs"; the APIs are interview, webhooks, disposition-sync/,
+    );
     const unknownApp = await run('app', 'apis', 'no-such-client');
     assert.equal(unknownApp.code, 1);
     assert.match(unknownApp.stderr, /no app with client id no-such-client/);

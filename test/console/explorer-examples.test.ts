@@ -12,17 +12,22 @@ import { loadTypeDefs } from '../../src/graphql/schema.js';
 
 const schema = buildSchema(loadTypeDefs());
 
-/** The root field each example calls: the five operations of the Interview API. */
+/**
+ * The root field each example calls: the five operations of the Interview API, then Disposition
+ * Sync's send and the read-back of what was sent.
+ */
 const OPERATIONS = [
   'createVirtualInterviewEvent',
   'updateVirtualInterviewEvent',
   'cancelVirtualInterviewEvent',
   'virtualInterviewEvents',
   'findVirtualInterviewEvents',
+  'partnerDisposition',
+  'partnerDispositions',
 ];
 
 describe('the API explorer saved examples', () => {
-  it('are one example for each operation of the Interview API', () => {
+  it('are one example for each operation of the Interview API and Disposition Sync', () => {
     const called = EXAMPLES.map(({ query }) => {
       const operation = getOperationAST(parse(query));
       assert.ok(operation, query);

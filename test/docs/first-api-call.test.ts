@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { createTestDatabase, type TestDatabase } from '../support/databases.js';
-import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
 import { freePort } from '../support/service.js';
 import {
   blockWith,
   readmeSection,
+  readmeService,
   runInOneShell,
   serverEnvironment,
   shellBlocks,
@@ -19,19 +18,9 @@ import {
  */
 describe('README: first API call in five minutes [sqlite]', function () {
   this.timeout(300_000);
-  let database: TestDatabase & { dispose(): Promise<void> };
-  let service: ServiceProcess;
+  // No migration: like a fresh clone, the service prepares its own database.
+  const { database, service } = readmeService();
   const blocks = shellBlocks(readmeSection('First API call in five minutes'));
-
-  before(async () => {
-    // No migration here: like a fresh clone, the service prepares its own database.
-    database = await createTestDatabase('sqlite', { migrate: false });
-    service = await startServiceProcess(database);
-  });
-  after(async () => {
-    await service?.stop();
-    await database?.dispose();
-  });
 
   it('starts the service with the quick start command', () => {
     const quickStart = shellBlocks(readmeSection('Quick start'))[0]!.split('\n')[0]!;
@@ -40,7 +29,7 @@ describe('README: first API call in five minutes [sqlite]', function () {
 
   it('gets a token, schedules an interview and finds it, with the commands as written', async () => {
     const rest = blocks.slice(1);
-    const outputs = await runInOneShell(rest, serverEnvironment(database, service));
+    const outputs = await runInOneShell(rest, serverEnvironment(database(), service()));
     const output = (marker: string) => outputs[rest.indexOf(blockWith(rest, marker))]!;
 
     assert.match(output('app create'), /^employer [0-9a-f-]{36}, app [0-9a-f]+$/m);
@@ -51,7 +40,7 @@ describe('README: first API call in five minutes [sqlite]', function () {
     assert.ok(event?.id, JSON.stringify(created));
     assert.equal(event.title, 'First round');
     assert.equal(event.status, 'SCHEDULED');
-    assert.ok(event.interviewerLobbyUrl.startsWith(`${service.url}/lobby/interviewer/`));
+    assert.ok(event.interviewerLobbyUrl.startsWith(`${service().url}/lobby/interviewer/`));
 
     const found = JSON.parse(output('findVirtualInterviewEvents'));
     const page = found.data?.findVirtualInterviewEvents;

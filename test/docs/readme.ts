@@ -3,8 +3,8 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import type { TestDatabase } from '../support/databases.js';
-import type { ServiceProcess } from '../support/service-process.js';
+import { createTestDatabase, type TestDatabase } from '../support/databases.js';
+import { startServiceProcess, type ServiceProcess } from '../support/service-process.js';
 import { TEST_KEY_ENCRYPTION_SECRET } from '../support/service.js';
 
 export const REPOSITORY = fileURLToPath(new URL('../..', import.meta.url));
@@ -79,4 +79,22 @@ export async function runInOneShell(
   const outputs = stdout.split(new RegExp(`\\n${STEP} \\d+\\n`)).slice(1);
   assert.equal(outputs.length, blocks.length, stdout);
   return outputs.map((output) => output.trim());
+}
+
+/**
+ * For the suite that calls it: a service process of its own on a fresh SQLite database, which
+ * the service prepares itself as on a fresh clone; started before the suite, stopped after.
+ */
+export function readmeService(): { database(): TestDatabase; service(): ServiceProcess } {
+  let database: (TestDatabase & { dispose(): Promise<void> }) | undefined;
+  let service: ServiceProcess | undefined;
+  before(async () => {
+    database = await createTestDatabase('sqlite', { migrate: false });
+    service = await startServiceProcess(database);
+  });
+  after(async () => {
+    await service?.stop();
+    await database?.dispose();
+  });
+  return { database: () => database!, service: () => service! };
 }

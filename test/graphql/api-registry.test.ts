@@ -4,12 +4,17 @@ import { graphqlApis } from '../../src/apis.js';
 import type { GraphQLApi } from '../../src/graphql/api.js';
 import { composeApis, registrationProblems } from '../../src/graphql/api-registry.js';
 import { readSdlModule, sdlModuleNames } from '../../src/graphql/schema.js';
+import type { DispositionSyncCapability } from '../../src/disposition-sync/compose.js';
 import type { Interviews } from '../../src/interviews/compose.js';
 import type { Webhooks } from '../../src/webhooks/compose.js';
 
 /** The registered APIs; only their names and resolvers are looked at. */
-const apis = graphqlApis({ interviews: {} as Interviews, webhooks: {} as Webhooks });
-const [interview, webhooks] = apis;
+const apis = graphqlApis({
+  interviews: {} as Interviews,
+  webhooks: {} as Webhooks,
+  dispositionSync: {} as DispositionSyncCapability,
+});
+const [interview, webhooks, dispositionSync] = apis;
 
 /** schema/ as it is, with some modules added or replaced. */
 function modulesWith(extra: Record<string, string> = {}): Map<string, string> {
@@ -29,7 +34,7 @@ function without(resolvers: object, type: string, field: string): object {
 
 describe('the APIs behind the gateway', () => {
   it('match the SDL files under schema/ one to one, every field resolved once', () => {
-    assert.deepEqual(sdlModuleNames(), ['common', 'interview', 'webhooks']);
+    assert.deepEqual(sdlModuleNames(), ['common', 'disposition-sync', 'interview', 'webhooks']);
     assert.deepEqual(registrationProblems(apis), []);
   });
 
@@ -57,6 +62,7 @@ describe('the APIs behind the gateway', () => {
     const problems = registrationProblems([
       { ...interview, resolvers: without(interview.resolvers, 'VirtualInterviewEvent', 'title') },
       webhooks,
+      dispositionSync,
     ]);
     assert.deepEqual(problems, [
       'the interview API has no resolver for VirtualInterviewEvent.title (schema/interview.graphql)',
@@ -64,6 +70,7 @@ describe('the APIs behind the gateway', () => {
     const root = registrationProblems([
       { ...interview, resolvers: without(interview.resolvers, 'Query', 'virtualInterviewEvents') },
       webhooks,
+      dispositionSync,
     ]);
     assert.deepEqual(root, [
       'the interview API has no resolver for Query.virtualInterviewEvents (schema/interview.graphql)',
@@ -72,9 +79,12 @@ describe('the APIs behind the gateway', () => {
 
   it('name a resolver for what the API’s SDL does not define', () => {
     const resolvers = { ...interview.resolvers, PageInfo: { hasNextPage: () => false } };
-    assert.deepEqual(registrationProblems([{ ...interview, resolvers }, webhooks]), [
-      'the interview API resolves PageInfo.hasNextPage, which schema/interview.graphql does not define',
-    ]);
+    assert.deepEqual(
+      registrationProblems([{ ...interview, resolvers }, webhooks, dispositionSync]),
+      [
+        'the interview API resolves PageInfo.hasNextPage, which schema/interview.graphql does not define',
+      ],
+    );
   });
 
   it('name a type or a field that two SDL files define', () => {
@@ -106,7 +116,7 @@ describe('the APIs behind the gateway', () => {
       resolvers: without(interview.resolvers, 'EmployerJob', 'id'),
     };
     assert.throws(
-      () => composeApis([broken, webhooks]),
+      () => composeApis([broken, webhooks, dispositionSync]),
       /do not match schema\/:\n- the interview API has no resolver for EmployerJob\.id/,
     );
   });
@@ -119,7 +129,10 @@ describe('the APIs behind the gateway', () => {
       settleNow: () => 'settle',
     } as unknown as Interviews;
     const webhooks = { endpoints: 'endpoints', deliveryLog: 'log' } as unknown as Webhooks;
-    const { createContext } = composeApis(graphqlApis({ interviews, webhooks }));
+    const dispositionSync = {
+      dispositions: 'dispositions',
+    } as unknown as DispositionSyncCapability;
+    const { createContext } = composeApis(graphqlApis({ interviews, webhooks, dispositionSync }));
     const request = { requestId: 'r-1' } as Parameters<typeof createContext>[0];
     const { webhookAttempts, ...context } = createContext(request) as Record<string, unknown>;
     assert.ok(webhookAttempts instanceof DataLoader, 'a loader of this request');
@@ -129,6 +142,7 @@ describe('the APIs behind the gateway', () => {
       interviews: { writer: 'writer', finder: 'finder' },
       settle: 'settle',
       webhooks: { endpoints: 'endpoints', deliveryLog: 'log' },
+      dispositions: 'dispositions',
     });
   });
 });

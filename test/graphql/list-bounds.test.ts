@@ -19,6 +19,9 @@ import { WebhookEndpointService } from '../../src/webhooks/endpoint-service.js';
 import type { ManagedEndpointStore } from '../../src/webhooks/managed-endpoint-store.js';
 import { StoredDeliveryLog } from '../../src/webhooks/stored-delivery-log.js';
 import { webhooksApi } from '../../src/webhooks/graphql/webhooks-api.js';
+import { DispositionSync } from '../../src/disposition-sync/disposition-sync.js';
+import type { DispositionStore } from '../../src/disposition-sync/disposition-store.js';
+import { MAX_DISPOSITIONS_PER_REQUEST } from '../../src/disposition-sync/vocabulary.js';
 import { costDirectivesOf, type ListSize } from '../../src/graphql/limits/cost-directives.js';
 import { listItemsFor } from '../../src/graphql/limits/cost-plan.js';
 import { gatewayApis } from '../support/gateway-schema.js';
@@ -223,6 +226,33 @@ function probe(
 
 const storedDelivery = { id: 1, created_at: 2001, status: 'pending' };
 
+/** Disposition Sync over a store that answers far more rows than asked for. */
+const dispositionsContext = (() => {
+  const row = (id: number) => ({
+    id,
+    identified_by: JSON.stringify({ indeedApplyID: `apply-${id}` }),
+    status_changed_at: 1000 - id,
+    status_change_offset: 0,
+    received_at: 1,
+  });
+  const store = {
+    page: async () => Array.from({ length: STORED }, (_, i) => row(i + 1)),
+    inTransaction: async (work: (store: unknown) => Promise<unknown>) =>
+      work({ insertNew: async () => undefined }),
+  } as unknown as DispositionStore;
+  const dispositions = new DispositionSync(store, { now: () => Date.UTC(2026, 0, 1) });
+  return { principal: { appId: 'app-1', employerId: EMPLOYER }, dispositions };
+})();
+
+/** The most dispositions a send takes, each failing (a blank ATS name): the longest answer. */
+const failingDispositions = Array.from({ length: MAX_DISPOSITIONS_PER_REQUEST }, (_, i) => ({
+  identifiedBy: { ittk: `ittk-${i}` },
+  dispositionStatus: 'NEW',
+  rawDispositionStatus: 'New',
+  atsName: ' ',
+  statusChangeDateTime: '2025-01-31T12:00:00Z',
+}));
+
 const PROBES: Record<string, Probe> = {
   'Query.findVirtualInterviewEvents': (args) =>
     probe('Query.findVirtualInterviewEvents', {})({ ...args, input: {} }),
@@ -249,6 +279,22 @@ const PROBES: Record<string, Probe> = {
     { id: 'endpoint-1' },
     webhooksContext,
   ),
+  'Query.partnerDispositions': probe('Query.partnerDispositions', {}, dispositionsContext),
+  'SendPartnerDispositionPayload.failedDispositions': async () => {
+    const payload = await resolverOf('PartnerDispositionMutation.send')(
+      {},
+      { input: { dispositions: failingDispositions } },
+      dispositionsContext,
+      NO_INFO,
+    );
+    const failed = await resolverOf('SendPartnerDispositionPayload.failedDispositions')(
+      payload,
+      {},
+      dispositionsContext,
+      NO_INFO,
+    );
+    return [(failed as unknown[]).length];
+  },
   'WebhookDelivery.attempts': async () => {
     const attempts = await resolverOf('WebhookDelivery.attempts')(
       storedDelivery,
@@ -260,8 +306,12 @@ const PROBES: Record<string, Probe> = {
   },
 };
 
-/** Webhook pages take 1 to 100 items (0 is refused). */
-const WEBHOOK_PAGES = new Set(['Query.webhookEndpoints', 'WebhookEndpoint.deliveriesConnection']);
+/** Webhook and disposition pages take 1 to 100 items (0 is refused). */
+const WEBHOOK_PAGES = new Set([
+  'Query.webhookEndpoints',
+  'WebhookEndpoint.deliveriesConnection',
+  'Query.partnerDispositions',
+]);
 
 /** The arguments each sizing field is tried with: left out, small, and the largest accepted. */
 const ARGUMENTS: Array<Record<string, unknown>> = [{}, { first: 0 }, { first: 3 }, { first: 100 }];

@@ -38,6 +38,7 @@ describeEachDialect('GET /schema.graphql', (database) => {
       'virtualInterviewEvents',
       'webhookEndpoints',
       'webhookEndpoint',
+      'partnerDispositions',
     ]);
     assert.match(body, /^scalar DateTime\s*@specifiedBy/m);
     assert.doesNotMatch(body, /^extend /m);

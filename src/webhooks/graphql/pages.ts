@@ -1,24 +1,15 @@
 import type { PageInfo } from '../../../generated/graphql.js';
 import { ValidationError } from '../../errors.js';
+import { pageSize } from '../../validation/page-size.js';
 import type { EndpointView } from '../endpoint-service.js';
 
-export const DEFAULT_PAGE_SIZE = 20;
-export const MAX_PAGE_SIZE = 100;
+export { pageSize };
 
 /**
  * Attempts of one delivery an answer lists at most: the latest ones (WebhookDelivery.attempts,
  * whose `@listSize(assumedSize:)` in schema/webhooks.graphql is this number).
  */
 export const MAX_ATTEMPTS_LISTED = 100;
-
-/** `first` as given, 20 when left out; anything but 1 to 100 is refused. */
-export function pageSize(first: number | null | undefined): number {
-  if (first === null || first === undefined) return DEFAULT_PAGE_SIZE;
-  if (!Number.isInteger(first) || first < 1 || first > MAX_PAGE_SIZE) {
-    throw new ValidationError(`first must be a whole number from 1 to ${MAX_PAGE_SIZE}`, 'first');
-  }
-  return first;
-}
 
 export interface Edge<Node> {
   node: Node;
