@@ -1,6 +1,12 @@
 import type { MergedResolvers, ResolvingEverything } from './graphql/api.js';
 import type { KnownApi } from './accounts/api-catalogue.js';
 import type { Interviews } from './interviews/compose.js';
+import type { JobSearchCapability } from './job-search/compose.js';
+import {
+  JOB_SEARCH_API,
+  JOB_SEARCH_API_ACCESS,
+  jobSearchApi,
+} from './job-search/graphql/job-search-api.js';
 import { INTERVIEW_API, INTERVIEW_API_ACCESS, interviewApi } from './interviews/graphql-api.js';
 import type { Webhooks } from './webhooks/compose.js';
 import { WEBHOOKS_API } from './webhooks/graphql/caller.js';
@@ -13,8 +19,13 @@ import { WEBHOOKS_API_ACCESS, webhooksApi } from './webhooks/graphql/webhooks-ap
 export function graphqlApis(deps: {
   interviews: Interviews;
   webhooks: Pick<Webhooks, 'endpoints' | 'deliveryLog'>;
+  jobSearch: Pick<JobSearchCapability, 'search'>;
 }) {
-  return [interviewApi(deps.interviews), webhooksApi(deps.webhooks)] as const;
+  return [
+    interviewApi(deps.interviews),
+    webhooksApi(deps.webhooks),
+    jobSearchApi(deps.jobSearch.search),
+  ] as const;
 }
 
 /**
@@ -25,6 +36,7 @@ export function graphqlApis(deps: {
 export const API_CATALOGUE: readonly KnownApi[] = [
   { name: INTERVIEW_API, ...INTERVIEW_API_ACCESS },
   { name: WEBHOOKS_API, ...WEBHOOKS_API_ACCESS },
+  { name: JOB_SEARCH_API, ...JOB_SEARCH_API_ACCESS },
 ];
 
 /**

@@ -11,6 +11,7 @@ import {
   type DocumentRegistration,
 } from '../graphql/persisted/compose.js';
 import { composeInterviews } from '../interviews/compose.js';
+import { composeJobSearch } from '../job-search/compose.js';
 import type { SweepCounts } from '../interviews/lifecycle/sweeper.js';
 import type { RecordedDeployment } from '../deployment/deployment-settings.js';
 import { composeGrants, composeOAuth } from '../oauth/compose.js';
@@ -114,7 +115,9 @@ export function createCliServices(
     },
     graphqlDocuments: composeDocumentRegistration(
       shared,
-      () => composeApis(graphqlApis({ interviews, webhooks })).schema,
+      () =>
+        composeApis(graphqlApis({ interviews, webhooks, jobSearch: composeJobSearch(shared) }))
+          .schema,
     ),
     budgets: composeCostBudgets(shared).settings,
     context: options.context,

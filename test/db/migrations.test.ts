@@ -47,6 +47,7 @@ const TABLES = [
   'calendar_invitations',
   'calendar_mails',
   'calendar_mail_app_settings',
+  'job_search_postings',
 ];
 
 async function existingTables(db: Database): Promise<string[]> {
@@ -89,6 +90,7 @@ describeEachDialect(
         '0024_calendar_mails',
         '0026_recording_finalisation',
         '0027_decision_note_newlines',
+        '0031_job_search',
       ]);
       assert.deepEqual(await existingTables(db), TABLES);
       assert.deepEqual(await pendingMigrations(db), []);
@@ -96,6 +98,7 @@ describeEachDialect(
 
       const reverted = await rollbackAll(db);
       assert.deepEqual(reverted, [
+        '0031_job_search',
         '0027_decision_note_newlines',
         '0026_recording_finalisation',
         '0024_calendar_mails',

@@ -3,6 +3,7 @@ import { API_CATALOGUE, graphqlApis } from '../../src/apis.js';
 import type { ApiAccessService } from '../../src/accounts/api-access-service.js';
 import { ChangeEpochStore } from '../../src/db/change-epochs.js';
 import type { AppRow } from '../../src/db/rows.js';
+import type { JobSearchCapability } from '../../src/job-search/compose.js';
 import type { Interviews } from '../../src/interviews/compose.js';
 import type { Webhooks } from '../../src/webhooks/compose.js';
 import type { Principal } from '../../src/oauth/principal.js';
@@ -48,7 +49,11 @@ describe('access per API: registrations', () => {
   });
 
   it('the catalogue the console and CLI show is the registrations, name for name', () => {
-    const apis = graphqlApis({ interviews: {} as Interviews, webhooks: {} as Webhooks });
+    const apis = graphqlApis({
+      interviews: {} as Interviews,
+      webhooks: {} as Webhooks,
+      jobSearch: {} as JobSearchCapability,
+    });
     const registered = apis.map((api) => ({ name: api.name, ...api.access }));
     assert.deepEqual(API_CATALOGUE, registered);
   });

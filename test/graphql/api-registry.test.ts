@@ -4,11 +4,16 @@ import { graphqlApis } from '../../src/apis.js';
 import type { GraphQLApi } from '../../src/graphql/api.js';
 import { composeApis, registrationProblems } from '../../src/graphql/api-registry.js';
 import { readSdlModule, sdlModuleNames } from '../../src/graphql/schema.js';
+import type { JobSearchCapability } from '../../src/job-search/compose.js';
 import type { Interviews } from '../../src/interviews/compose.js';
 import type { Webhooks } from '../../src/webhooks/compose.js';
 
 /** The registered APIs; only their names and resolvers are looked at. */
-const apis = graphqlApis({ interviews: {} as Interviews, webhooks: {} as Webhooks });
+const apis = graphqlApis({
+  interviews: {} as Interviews,
+  webhooks: {} as Webhooks,
+  jobSearch: {} as JobSearchCapability,
+});
 const [interview, webhooks] = apis;
 
 /** schema/ as it is, with some modules added or replaced. */
@@ -119,7 +124,8 @@ describe('the APIs behind the gateway', () => {
       settleNow: () => 'settle',
     } as unknown as Interviews;
     const webhooks = { endpoints: 'endpoints', deliveryLog: 'log' } as unknown as Webhooks;
-    const { createContext } = composeApis(graphqlApis({ interviews, webhooks }));
+    const jobSearch = { search: 'search' } as unknown as JobSearchCapability;
+    const { createContext } = composeApis(graphqlApis({ interviews, webhooks, jobSearch }));
     const request = { requestId: 'r-1' } as Parameters<typeof createContext>[0];
     const { webhookAttempts, ...context } = createContext(request) as Record<string, unknown>;
     assert.ok(webhookAttempts instanceof DataLoader, 'a loader of this request');
@@ -129,6 +135,7 @@ describe('the APIs behind the gateway', () => {
       interviews: { writer: 'writer', finder: 'finder' },
       settle: 'settle',
       webhooks: { endpoints: 'endpoints', deliveryLog: 'log' },
+      jobSearch: 'search',
     });
   });
 });

@@ -1,5 +1,6 @@
 import { graphqlApis } from '../../src/apis.js';
 import { composeApis } from '../../src/graphql/api-registry.js';
+import type { JobSearchCapability } from '../../src/job-search/compose.js';
 import type { Interviews } from '../../src/interviews/compose.js';
 import type { Webhooks } from '../../src/webhooks/compose.js';
 
@@ -9,5 +10,9 @@ import type { Webhooks } from '../../src/webhooks/compose.js';
  * reached: createContext is never called).
  */
 export const gatewayApis = composeApis(
-  graphqlApis({ interviews: {} as Interviews, webhooks: {} as Webhooks }),
+  graphqlApis({
+    interviews: {} as Interviews,
+    webhooks: {} as Webhooks,
+    jobSearch: {} as JobSearchCapability,
+  }),
 );

@@ -1,0 +1,34 @@
+import type { ApiAccess, GatewayContext, GraphQLApi } from '../../graphql/api.js';
+import type { JobSearch } from '../job-search.js';
+import { jobSearchResolvers } from './resolvers.js';
+
+/** The name the gateway registers this API under (schema/job-search.graphql). */
+export const JOB_SEARCH_API = 'job-search';
+
+/**
+ * Off until an app's owner enables it (console, CLI), as the hosted platform's `jobSearch`
+ * needs its `job-retrieval-service` entitlement. No scope: any access token of an enabled app
+ * may search, since the postings it finds are public.
+ */
+export const JOB_SEARCH_API_ACCESS: ApiAccess = {
+  title: 'Job search API',
+  scopes: [],
+  enabledByDefault: false,
+};
+
+/** What the job search API adds to the gateway's context of each request. */
+export type JobSearchContextPart = { jobSearch: JobSearch };
+
+export type JobSearchContext = GatewayContext & JobSearchContextPart;
+
+/** The job search API behind the gateway (DESIGN §9, §10). */
+export function jobSearchApi(
+  search: JobSearch,
+): GraphQLApi<JobSearchContextPart, typeof jobSearchResolvers> {
+  return {
+    name: JOB_SEARCH_API,
+    access: JOB_SEARCH_API_ACCESS,
+    resolvers: jobSearchResolvers,
+    createContext: () => ({ jobSearch: search }),
+  };
+}
