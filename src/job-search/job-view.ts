@@ -51,6 +51,8 @@ export function detailedSalaryOf(row: SearchRow): string | null {
   const money = new Intl.NumberFormat('en-US', {
     style: 'currency',
     currency: row.salary_currency!,
+    // Whole amounts without cents: "$120,000".
+    minimumFractionDigits: 0,
     maximumFractionDigits: fractionDigits(row.salary_currency!),
   });
   const amount =

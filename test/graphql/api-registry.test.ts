@@ -14,7 +14,7 @@ const apis = graphqlApis({
   webhooks: {} as Webhooks,
   jobSearch: {} as JobSearchCapability,
 });
-const [interview, webhooks] = apis;
+const [interview, webhooks, jobSearch] = apis;
 
 /** schema/ as it is, with some modules added or replaced. */
 function modulesWith(extra: Record<string, string> = {}): Map<string, string> {
@@ -34,7 +34,7 @@ function without(resolvers: object, type: string, field: string): object {
 
 describe('the APIs behind the gateway', () => {
   it('match the SDL files under schema/ one to one, every field resolved once', () => {
-    assert.deepEqual(sdlModuleNames(), ['common', 'interview', 'webhooks']);
+    assert.deepEqual(sdlModuleNames(), ['common', 'interview', 'job-search', 'webhooks']);
     assert.deepEqual(registrationProblems(apis), []);
   });
 
@@ -62,6 +62,7 @@ describe('the APIs behind the gateway', () => {
     const problems = registrationProblems([
       { ...interview, resolvers: without(interview.resolvers, 'VirtualInterviewEvent', 'title') },
       webhooks,
+      jobSearch,
     ]);
     assert.deepEqual(problems, [
       'the interview API has no resolver for VirtualInterviewEvent.title (schema/interview.graphql)',
@@ -69,6 +70,7 @@ describe('the APIs behind the gateway', () => {
     const root = registrationProblems([
       { ...interview, resolvers: without(interview.resolvers, 'Query', 'virtualInterviewEvents') },
       webhooks,
+      jobSearch,
     ]);
     assert.deepEqual(root, [
       'the interview API has no resolver for Query.virtualInterviewEvents (schema/interview.graphql)',
@@ -77,7 +79,7 @@ describe('the APIs behind the gateway', () => {
 
   it('name a resolver for what the API’s SDL does not define', () => {
     const resolvers = { ...interview.resolvers, PageInfo: { hasNextPage: () => false } };
-    assert.deepEqual(registrationProblems([{ ...interview, resolvers }, webhooks]), [
+    assert.deepEqual(registrationProblems([{ ...interview, resolvers }, webhooks, jobSearch]), [
       'the interview API resolves PageInfo.hasNextPage, which schema/interview.graphql does not define',
     ]);
   });
@@ -111,7 +113,7 @@ describe('the APIs behind the gateway', () => {
       resolvers: without(interview.resolvers, 'EmployerJob', 'id'),
     };
     assert.throws(
-      () => composeApis([broken, webhooks]),
+      () => composeApis([broken, webhooks, jobSearch]),
       /do not match schema\/:\n- the interview API has no resolver for EmployerJob\.id/,
     );
   });
