@@ -36,6 +36,12 @@ import { summarize } from './summary.js';
 import { peerTarget, serviceTarget, type ServiceTarget, type Target } from './targets.js';
 import { obtainTokens } from './tokens.js';
 import {
+  JOB_SEARCH_STAGE_NAME,
+  jobSearchStageSelected,
+  measureJobSearchStage,
+  type JobSearchStageResult,
+} from './job-search-stage.js';
+import {
   measureWebhookStage,
   webhookStageSelected,
   WEBHOOK_STAGE_NAME,
@@ -104,13 +110,21 @@ export class Benchmark {
       webhooks: webhookStageSelected(this.options.only)
         ? await this.runWebhookStage(prepared)
         : null,
+      // Last: it grows the postings, which no other scenario reads.
+      jobSearch: jobSearchStageSelected(this.options.only)
+        ? await this.runJobSearchStage(prepared)
+        : null,
     });
   }
 
   private async prepare(): Promise<Prepared> {
     const { options, cleanup } = this;
     const scenarios = selectScenarios(allScenarios(options.deepPage), options.only);
-    if (!scenarios.length && !webhookStageSelected(options.only)) {
+    if (
+      !scenarios.length &&
+      !webhookStageSelected(options.only) &&
+      !jobSearchStageSelected(options.only)
+    ) {
       throw new Error(`--only ${options.only.join(' ')} matches no scenario`);
     }
     // The driver and the peers start while the database is migrated and seeded.
@@ -259,6 +273,32 @@ export class Benchmark {
     });
     await this.cleanup.runOne(stopServices);
     return measured;
+  }
+
+  private async runJobSearchStage(prepared: Prepared): Promise<JobSearchStageResult> {
+    const result = await measureJobSearchStage({
+      repository: this.repository,
+      options: this.options,
+      db: prepared.db,
+      shared: prepared.shared,
+      accounts: prepared.accounts,
+      cleanup: this.cleanup,
+      service: {
+        databaseEnv: prepared.fresh.env,
+        keyEncryptionSecret: prepared.keyEncryptionSecret,
+        metricsToken: prepared.metricsToken,
+      },
+      log: this.log,
+      beforeStop: (service, stage) => {
+        this.highWaterMarkBytes = Math.max(
+          this.highWaterMarkBytes,
+          highWaterMark(service.processIds()),
+        );
+        this.serviceLogs.push({ configuration: 'default', stage, ...service.logged() });
+      },
+    });
+    this.log(`${JOB_SEARCH_STAGE_NAME}: p50 large/small ${result.largeToSmallP50}`);
+    return result;
   }
 
   private async runWebhookStage(prepared: Prepared): Promise<WebhookStageResult> {

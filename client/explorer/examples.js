@@ -1,6 +1,7 @@
-// The saved examples of the API explorer: one tab per Interview API operation, written against
-// the schema (test/console/explorer-examples.test.ts validates each one). Ids in the
-// variables are placeholders: paste the id that createVirtualInterviewEvent returned.
+// The saved examples of the API explorer: one tab per Interview API operation and one for
+// jobSearch, written against the schema (test/console/explorer-examples.test.ts validates each
+// one). Ids in the variables are placeholders: paste the id that createVirtualInterviewEvent
+// returned.
 
 const PLACEHOLDER_ID = 'paste-an-event-id-here';
 
@@ -108,6 +109,34 @@ export const EXAMPLES = [
         startTime: { after: '2030-01-01T00:00:00Z' },
         sort: [{ field: 'START_TIME', order: 'ASC' }],
       },
+    }),
+  },
+  {
+    // Needs the app enabled for the job search API (the app's Overview, or `app enable-api`).
+    query: `query jobSearch($what: String, $location: JobSearchLocationInput, $cursor: String) {
+  jobSearch(what: $what, location: $location, limit: 10, cursor: $cursor, sort: RELEVANCE) {
+    pageInfo { nextCursor }
+    results {
+      trackingKey
+      job {
+        key
+        title
+        datePublished
+        employer { name }
+        location { city admin1Code countryCode formatted { short } }
+        compensation {
+          currencyCode
+          baseSalary { unitOfWork range { ... on Range { min max } ... on AtLeast { min } } }
+        }
+        recruit { viewJobUrl detailedSalary }
+      }
+    }
+  }
+}
+`,
+    variables: variables({
+      what: 'software engineer',
+      location: { where: 'Austin, TX', radius: 25, radiusUnit: 'MILES' },
     }),
   },
 ];

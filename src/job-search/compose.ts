@@ -3,6 +3,7 @@ import { JobSearch } from './job-search.js';
 import { placesOfThisProcess, type Places } from './places/places.js';
 import { PostingIndexer } from './posting-indexer.js';
 import { SearchStore } from './search-store.js';
+import { seedPostings, type PostingSink, type SeedOptions } from './seed/seeded-postings.js';
 
 export interface JobSearchCapability {
   /** `jobSearch` itself, for the API's resolvers. */
@@ -14,6 +15,11 @@ export interface JobSearchCapability {
   postingObserver: PostingIndexer;
   /** How many postings the index holds. */
   indexedCount(): Promise<number>;
+  /**
+   * `jobs seed`: realistic postings, in batches, into `sink`; by default straight into the
+   * index (its observer's batch path).
+   */
+  seed(options: SeedOptions, progress?: (done: number) => void, sink?: PostingSink): Promise<void>;
 }
 
 /**
@@ -26,9 +32,13 @@ export function composeJobSearch(
   places: Places = placesOfThisProcess(),
 ): JobSearchCapability {
   const store = new SearchStore(shared.db);
+  const postingObserver = new PostingIndexer(store, places);
+  const intoIndex: PostingSink = { accept: (postings) => postingObserver.indexMany(postings) };
   return {
     search: new JobSearch(store, places, shared.clock, shared.config.jobSearch),
-    postingObserver: new PostingIndexer(store, places),
+    postingObserver,
     indexedCount: () => store.count(),
+    seed: (options, progress, sink = intoIndex) =>
+      seedPostings(options, places.cities, sink, progress),
   };
 }

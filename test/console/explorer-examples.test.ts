@@ -12,17 +12,18 @@ import { loadTypeDefs } from '../../src/graphql/schema.js';
 
 const schema = buildSchema(loadTypeDefs());
 
-/** The root field each example calls: the five operations of the Interview API. */
+/** The root field each example calls: the five operations of the Interview API, jobSearch. */
 const OPERATIONS = [
   'createVirtualInterviewEvent',
   'updateVirtualInterviewEvent',
   'cancelVirtualInterviewEvent',
   'virtualInterviewEvents',
   'findVirtualInterviewEvents',
+  'jobSearch',
 ];
 
 describe('the API explorer saved examples', () => {
-  it('are one example for each operation of the Interview API', () => {
+  it('are one example for each operation of the Interview API, and one search', () => {
     const called = EXAMPLES.map(({ query }) => {
       const operation = getOperationAST(parse(query));
       assert.ok(operation, query);

@@ -26,14 +26,20 @@ let countriesByName: Map<string, string> | undefined;
 /** The code of a country given by its English name ("Germany") or code ("de"), or null. */
 export function countryCodeOf(text: string): string | null {
   const upper = text.trim().toUpperCase();
-  if (/^[A-Z]{2}$/.test(upper) && countryName(upper)) return upper;
+  if (/^[A-Z]{2}$/.test(upper) && countryName(upper)) {
+    // "UK" is GB, as GeoNames writes it.
+    return Intl.getCanonicalLocales(`und-${upper}`)[0]!.slice(4);
+  }
   if (!countriesByName) {
     countriesByName = new Map();
     for (let first = 65; first <= 90; first++) {
       for (let second = 65; second <= 90; second++) {
         const code = String.fromCharCode(first, second);
         const name = countryName(code);
-        if (name) countriesByName.set(placeKey(name), code);
+        // Only a code that is its own canonical form: not UK for GB, DD for DE, YU for RS.
+        if (name && Intl.getCanonicalLocales(`und-${code}`)[0] === `und-${code}`) {
+          countriesByName.set(placeKey(name), code);
+        }
       }
     }
     // The names people write that differ from Intl's.
