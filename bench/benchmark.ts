@@ -32,6 +32,7 @@ import { seedClock, type EventRange, type SeedClock } from './seed-rows.js';
 import { filteredRange, measuredEvents, middleEventId, otherEvents } from './seed-plan.js';
 import { serviceConfigurations, startServices } from './service.js';
 import { stageFacts } from './stage-facts.js';
+import type { StageInput } from './stage-input.js';
 import { summarize } from './summary.js';
 import { peerTarget, serviceTarget, type ServiceTarget, type Target } from './targets.js';
 import { obtainTokens } from './tokens.js';
@@ -276,7 +277,26 @@ export class Benchmark {
   }
 
   private async runJobSearchStage(prepared: Prepared): Promise<JobSearchStageResult> {
-    const result = await measureJobSearchStage({
+    const result = await measureJobSearchStage(this.stageInput(prepared));
+    this.log(`${JOB_SEARCH_STAGE_NAME}: p50 large/small ${result.largeToSmallP50}`);
+    return result;
+  }
+
+  private async runWebhookStage(prepared: Prepared): Promise<WebhookStageResult> {
+    const result = await measureWebhookStage({
+      ...this.stageInput(prepared),
+      driver: prepared.driver,
+    });
+    this.log(
+      `${WEBHOOK_STAGE_NAME}: ${result.deliveriesPerSecond} deliveries/s, ` +
+        `p95 ${result.commitToReceiptMs.p95} ms from commit to 2xx`,
+    );
+    return result;
+  }
+
+  /** What a stage running its own service gets; its services' logs and memory are kept. */
+  private stageInput(prepared: Prepared): StageInput {
+    return {
       repository: this.repository,
       options: this.options,
       db: prepared.db,
@@ -294,42 +314,10 @@ export class Benchmark {
           this.highWaterMarkBytes,
           highWaterMark(service.processIds()),
         );
+        // Logged once stopped; the stage's lines are read from the same counters.
         this.serviceLogs.push({ configuration: 'default', stage, ...service.logged() });
       },
-    });
-    this.log(`${JOB_SEARCH_STAGE_NAME}: p50 large/small ${result.largeToSmallP50}`);
-    return result;
-  }
-
-  private async runWebhookStage(prepared: Prepared): Promise<WebhookStageResult> {
-    const result = await measureWebhookStage({
-      repository: this.repository,
-      options: this.options,
-      db: prepared.db,
-      shared: prepared.shared,
-      accounts: prepared.accounts,
-      driver: prepared.driver,
-      cleanup: this.cleanup,
-      service: {
-        databaseEnv: prepared.fresh.env,
-        keyEncryptionSecret: prepared.keyEncryptionSecret,
-        metricsToken: prepared.metricsToken,
-      },
-      log: this.log,
-      beforeStop: (service) => {
-        this.highWaterMarkBytes = Math.max(
-          this.highWaterMarkBytes,
-          highWaterMark(service.processIds()),
-        );
-        // Logged once stopped; the stage's lines are read from the same counters.
-        this.serviceLogs.push({ configuration: 'default', stage: 'webhooks', ...service.logged() });
-      },
-    });
-    this.log(
-      `${WEBHOOK_STAGE_NAME}: ${result.deliveriesPerSecond} deliveries/s, ` +
-        `p95 ${result.commitToReceiptMs.p95} ms from commit to 2xx`,
-    );
-    return result;
+    };
   }
 }
 

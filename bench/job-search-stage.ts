@@ -1,12 +1,9 @@
 import { createCliServices } from '../src/cli/services.js';
-import type { Database } from '../src/db/database.js';
 import { composeJobSearch } from '../src/job-search/compose.js';
-import type { SharedDependencies } from '../src/shared-dependencies.js';
-import { issueAuthorizationCode, type BenchAccounts } from './accounts.js';
-import type { Cleanup } from './cleanup.js';
-import type { BenchOptions } from './options.js';
+import { issueAuthorizationCode } from './accounts.js';
 import { analyzeTables } from './seed-events.js';
-import { startServices, type RunningService } from './service.js';
+import { startServices } from './service.js';
+import type { StageInput } from './stage-input.js';
 import { obtainTokens } from './tokens.js';
 
 /** What the table shows and --only matches (`--only jobSearch`). */
@@ -78,21 +75,7 @@ export function jobSearchStageSelected(only: readonly string[]): boolean {
  * (default configuration) started on it, and jobSearch asked one request at a time, the searches
  * in turn; then the index grown to the large size, the service restarted and the same measured.
  */
-export async function measureJobSearchStage(input: {
-  repository: string;
-  options: BenchOptions;
-  db: Database;
-  shared: SharedDependencies;
-  accounts: BenchAccounts;
-  cleanup: Cleanup;
-  service: {
-    databaseEnv: Record<string, string>;
-    keyEncryptionSecret: string;
-    metricsToken: string;
-  };
-  log: (line: string) => void;
-  beforeStop(service: RunningService, stage: string): void;
-}): Promise<JobSearchStageResult> {
+export async function measureJobSearchStage(input: StageInput): Promise<JobSearchStageResult> {
   const { options, shared, accounts, log } = input;
   await createCliServices(shared).apiAccess.setEnabled(
     (await input.db('apps').where({ id: accounts.app.id }).first())!,

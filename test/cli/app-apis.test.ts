@@ -24,6 +24,7 @@ describeEachDialect('admin CLI: app apis, enable-api, disable-api', (database) =
       [
         ['interview', true, true],
         ['webhooks', true, true],
+        ['job-search', false, true],
       ],
     );
     const text = await run('app', 'apis', clientId);

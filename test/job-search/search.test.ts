@@ -33,40 +33,23 @@ describeEachDialect('job search', (database) => {
 
   describe('a text and radius search', () => {
     beforeEach(async () => {
-      const at = (cityRegionPostal: string, country = 'US') => ({ cityRegionPostal, country });
+      const at = (title: string, cityRegionPostal: string, hoursAgo: number, country = 'US') =>
+        posting({
+          title,
+          location: { cityRegionPostal, country },
+          datePublished: NOW - hoursAgo * HOUR,
+        });
       await index(
-        posting({
-          title: 'Senior Software Engineer',
-          location: at('Austin, TX, 78701'),
-          datePublished: NOW - 5 * HOUR,
-        }),
-        posting({
-          title: 'Software Engineer II',
-          location: at('Round Rock, TX'),
-          datePublished: NOW - 6 * HOUR,
-        }),
-        posting({
-          title: 'Platform Developer',
+        at('Senior Software Engineer', 'Austin, TX, 78701', 5),
+        at('Software Engineer II', 'Round Rock, TX', 6),
+        {
+          ...at('Platform Developer', 'Austin, TX', 1),
           description: 'A software engineer who likes infrastructure.',
-          location: at('Austin, TX'),
-          datePublished: NOW - 1 * HOUR,
-        }),
-        posting({
-          title: 'Software Engineer',
-          location: at('San Antonio, TX'),
-          datePublished: NOW - 2 * HOUR,
-        }),
-        posting({
-          title: 'Software Engineer',
-          location: at('Houston, TX'),
-          datePublished: NOW - 2 * HOUR,
-        }),
-        posting({
-          title: 'Software Engineer',
-          location: at('Berlin', 'DE'),
-          datePublished: NOW - 3 * HOUR,
-        }),
-        posting({ title: 'Barista', location: at('Austin, TX'), datePublished: NOW - 4 * HOUR }),
+        },
+        at('Software Engineer', 'San Antonio, TX', 2),
+        at('Software Engineer', 'Houston, TX', 2),
+        at('Software Engineer', 'Berlin', 3, 'DE'),
+        at('Barista', 'Austin, TX', 4),
       );
     });
 

@@ -4,7 +4,6 @@ import {
   plainWords,
   ROW_ALIAS,
   selectedColumns,
-  type TextIndex,
   type TextIndexSql,
   type TextSearch,
 } from './text-search.js';
@@ -36,11 +35,13 @@ export const postgresTextIndex: TextIndexSql = {
     return [
       `ALTER TABLE ${table} ADD COLUMN ${DOCUMENT} tsvector GENERATED ALWAYS AS (${weighted}) STORED`,
       `CREATE INDEX ${table}_text_idx ON ${table} USING gin (${DOCUMENT})`,
-      ...index.cellColumns.map(
-        (column) =>
-          `CREATE INDEX ${table}_${identifier(column)}_idx ON ${table} ` +
+      ...index.cellColumns.flatMap((column) => [
+        `CREATE INDEX ${table}_${identifier(column)}_idx ON ${table} ` +
           `(${column}, ${identifier(index.key)})`,
-      ),
+        // Postings crowd into big cities: the planner needs the crowded cells in its
+        // most-common-values list to walk them in key order rather than read them whole.
+        `ALTER TABLE ${table} ALTER COLUMN ${column} SET STATISTICS 1000`,
+      ]),
     ];
   },
 

@@ -1,5 +1,6 @@
-import type { ApiAccess, GatewayContext, GraphQLApi } from '../../graphql/api.js';
+import type { ApiAccess, GraphQLApi } from '../../graphql/api.js';
 import type { JobSearch } from '../job-search.js';
+import type { JobSearchContextPart } from './context.js';
 import { jobSearchResolvers } from './resolvers.js';
 
 /** The name the gateway registers this API under (schema/job-search.graphql). */
@@ -15,11 +16,6 @@ export const JOB_SEARCH_API_ACCESS: ApiAccess = {
   scopes: [],
   enabledByDefault: false,
 };
-
-/** What the job search API adds to the gateway's context of each request. */
-export type JobSearchContextPart = { jobSearch: JobSearch };
-
-export type JobSearchContext = GatewayContext & JobSearchContextPart;
 
 /** The job search API behind the gateway (DESIGN §9, §10). */
 export function jobSearchApi(

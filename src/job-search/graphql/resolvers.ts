@@ -34,7 +34,7 @@ import {
   locationOf,
   workScheduleOf,
 } from '../job-view.js';
-import type { JobSearchContext } from './job-search-api.js';
+import type { JobSearchContext } from './context.js';
 
 const Query: Pick<QueryResolvers<JobSearchContext>, 'jobSearch'> = {
   jobSearch: (_root, args, context) => context.jobSearch.search(args),

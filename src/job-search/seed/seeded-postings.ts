@@ -1,4 +1,5 @@
 import type { PostingSnapshot } from '../../job-sync/posting-snapshot.js';
+import { seededRandom } from '../../seeded-random.js';
 import type { CityIndex } from '../places/city-index.js';
 import {
   BENEFITS,
@@ -69,7 +70,7 @@ export async function seedPostings(
   sink: PostingSink,
   progress: (done: number) => void = () => {},
 ): Promise<void> {
-  const random = mulberry32(options.seed);
+  const random = seededRandom(options.seed);
   let done = 0;
   while (done < options.count) {
     const size = Math.min(options.batchSize, options.count - done);
@@ -146,18 +147,6 @@ function seededPosting(
     activeFrom,
     expiredAt: null,
     updatedAt: activeFrom,
-  };
-}
-
-/** A small seeded generator of numbers in [0, 1). */
-function mulberry32(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
 
