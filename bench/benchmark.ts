@@ -32,9 +32,16 @@ import { seedClock, type EventRange, type SeedClock } from './seed-rows.js';
 import { filteredRange, measuredEvents, middleEventId, otherEvents } from './seed-plan.js';
 import { serviceConfigurations, startServices } from './service.js';
 import { stageFacts } from './stage-facts.js';
+import type { StageInput } from './stage-input.js';
 import { summarize } from './summary.js';
 import { peerTarget, serviceTarget, type ServiceTarget, type Target } from './targets.js';
 import { obtainTokens } from './tokens.js';
+import {
+  JOB_SEARCH_STAGE_NAME,
+  jobSearchStageSelected,
+  measureJobSearchStage,
+  type JobSearchStageResult,
+} from './job-search-stage.js';
 import {
   measureWebhookStage,
   webhookStageSelected,
@@ -104,13 +111,21 @@ export class Benchmark {
       webhooks: webhookStageSelected(this.options.only)
         ? await this.runWebhookStage(prepared)
         : null,
+      // Last: it grows the postings, which no other scenario reads.
+      jobSearch: jobSearchStageSelected(this.options.only)
+        ? await this.runJobSearchStage(prepared)
+        : null,
     });
   }
 
   private async prepare(): Promise<Prepared> {
     const { options, cleanup } = this;
     const scenarios = selectScenarios(allScenarios(options.deepPage), options.only);
-    if (!scenarios.length && !webhookStageSelected(options.only)) {
+    if (
+      !scenarios.length &&
+      !webhookStageSelected(options.only) &&
+      !jobSearchStageSelected(options.only)
+    ) {
       throw new Error(`--only ${options.only.join(' ')} matches no scenario`);
     }
     // The driver and the peers start while the database is migrated and seeded.
@@ -261,14 +276,32 @@ export class Benchmark {
     return measured;
   }
 
+  private async runJobSearchStage(prepared: Prepared): Promise<JobSearchStageResult> {
+    const result = await measureJobSearchStage(this.stageInput(prepared));
+    this.log(`${JOB_SEARCH_STAGE_NAME}: p50 large/small ${result.largeToSmallP50}`);
+    return result;
+  }
+
   private async runWebhookStage(prepared: Prepared): Promise<WebhookStageResult> {
     const result = await measureWebhookStage({
+      ...this.stageInput(prepared),
+      driver: prepared.driver,
+    });
+    this.log(
+      `${WEBHOOK_STAGE_NAME}: ${result.deliveriesPerSecond} deliveries/s, ` +
+        `p95 ${result.commitToReceiptMs.p95} ms from commit to 2xx`,
+    );
+    return result;
+  }
+
+  /** What a stage running its own service gets; its services' logs and memory are kept. */
+  private stageInput(prepared: Prepared): StageInput {
+    return {
       repository: this.repository,
       options: this.options,
       db: prepared.db,
       shared: prepared.shared,
       accounts: prepared.accounts,
-      driver: prepared.driver,
       cleanup: this.cleanup,
       service: {
         databaseEnv: prepared.fresh.env,
@@ -276,20 +309,15 @@ export class Benchmark {
         metricsToken: prepared.metricsToken,
       },
       log: this.log,
-      beforeStop: (service) => {
+      beforeStop: (service, stage) => {
         this.highWaterMarkBytes = Math.max(
           this.highWaterMarkBytes,
           highWaterMark(service.processIds()),
         );
         // Logged once stopped; the stage's lines are read from the same counters.
-        this.serviceLogs.push({ configuration: 'default', stage: 'webhooks', ...service.logged() });
+        this.serviceLogs.push({ configuration: 'default', stage, ...service.logged() });
       },
-    });
-    this.log(
-      `${WEBHOOK_STAGE_NAME}: ${result.deliveriesPerSecond} deliveries/s, ` +
-        `p95 ${result.commitToReceiptMs.p95} ms from commit to 2xx`,
-    );
-    return result;
+    };
   }
 }
 

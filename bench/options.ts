@@ -28,6 +28,10 @@ export interface BenchOptions {
   webhookSeconds: number;
   webhookRate: number;
   webhookEndpoints: number;
+  /** The job search stage: postings on the index at its two sizes, and searches timed at each. */
+  jobSearchSmall: number;
+  jobSearchLarge: number;
+  jobSearchRequests: number;
   /** A directory for CPU profiles of every service process (`node --cpu-prof`); off if absent. */
   profileDirectory: string | undefined;
 }
@@ -40,6 +44,9 @@ const FULL = {
   largeEvents: 1_000_000,
   otherEvents: 100_000,
   webhookSeconds: 40,
+  jobSearchSmall: 10_000,
+  jobSearchLarge: 1_000_000,
+  jobSearchRequests: 800,
 };
 const QUICK = {
   rounds: 1,
@@ -49,6 +56,9 @@ const QUICK = {
   largeEvents: 50_000,
   otherEvents: 10_000,
   webhookSeconds: 10,
+  jobSearchSmall: 10_000,
+  jobSearchLarge: 50_000,
+  jobSearchRequests: 200,
 };
 
 /** Parses `npm run bench -- [options]`; `--quick` changes the defaults that are not given. */
@@ -107,6 +117,21 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
       positiveInteger,
       5,
     )
+    .option(
+      '--job-search-small <n>',
+      'postings on the index at the first job search stage (10k)',
+      positiveInteger,
+    )
+    .option(
+      '--job-search-large <n>',
+      'postings on the index at the second job search stage (1M full, 50k quick)',
+      positiveInteger,
+    )
+    .option(
+      '--job-search-requests <n>',
+      'searches timed at each job search stage (800 full, 200 quick)',
+      positiveInteger,
+    )
     .option('--results <path>', 'where to write the JSON results', 'bench/results.json')
     .option(
       '--profile <dir>',
@@ -132,6 +157,9 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     webhookEndpoints: number;
     results: string;
     profile?: string;
+    jobSearchSmall?: number;
+    jobSearchLarge?: number;
+    jobSearchRequests?: number;
   }>();
   const defaults = given.quick ? QUICK : FULL;
   const options: BenchOptions = {
@@ -150,6 +178,9 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     webhookSeconds: given.webhookSeconds ?? defaults.webhookSeconds,
     webhookRate: given.webhookRate,
     webhookEndpoints: given.webhookEndpoints,
+    jobSearchSmall: given.jobSearchSmall ?? defaults.jobSearchSmall,
+    jobSearchLarge: given.jobSearchLarge ?? defaults.jobSearchLarge,
+    jobSearchRequests: given.jobSearchRequests ?? defaults.jobSearchRequests,
     resultsPath: given.results,
     profileDirectory: given.profile,
   };
@@ -172,6 +203,9 @@ function inconsistencyOf(options: BenchOptions): string | undefined {
   }
   if (options.largeEvents < options.smallEvents) {
     return '--large-events must not be below --small-events';
+  }
+  if (options.jobSearchLarge <= options.jobSearchSmall) {
+    return '--job-search-large must be above --job-search-small';
   }
   return undefined;
 }

@@ -3,10 +3,11 @@ import { dirname } from 'node:path';
 import type { Machine } from './machine.js';
 import type { BenchOptions } from './options.js';
 import { formatCount, type SummaryRow } from './summary.js';
+import { formatJobSearch, type JobSearchStageResult } from './job-search-stage.js';
 import type { WebhookStageResult } from './webhook-stage.js';
 
 /** Bump when the shape of results.json changes (bench/results.schema.json follows it). */
-export const RESULTS_SCHEMA_VERSION = 4;
+export const RESULTS_SCHEMA_VERSION = 5;
 /** P4: the most resident memory any one service process may use under any scenario. */
 export const PEAK_RSS_LIMIT_MIB = 250;
 
@@ -23,6 +24,8 @@ export interface BenchResults {
   p4: { limitMiB: number; peakRssMiB: number | null; met: boolean | null };
   /** The webhook stage (bench/webhook-stage.ts); null when --only left it out. */
   webhooks: WebhookStageResult | null;
+  /** The job search stage (bench/job-search-stage.ts); null when --only left it out. */
+  jobSearch: JobSearchStageResult | null;
   /** Scenarios that could not be measured somewhere, and why. */
   problems: string[];
 }
@@ -36,6 +39,7 @@ export function buildResults(input: {
   /** The highest VmHWM of any service process, in bytes, read before each was stopped. */
   highWaterMarkBytes: number;
   webhooks: WebhookStageResult | null;
+  jobSearch: JobSearchStageResult | null;
 }): BenchResults {
   const { resultsPath: _resultsPath, ...options } = input.options;
   const sampled = input.rows.map((row) => row.peakRssMiB ?? 0);
@@ -54,6 +58,7 @@ export function buildResults(input: {
       met: peak > 0 ? peak <= PEAK_RSS_LIMIT_MIB : null,
     },
     webhooks: input.webhooks,
+    jobSearch: input.jobSearch,
     problems: [
       ...input.rows.flatMap((row) =>
         row.problem
@@ -115,6 +120,7 @@ export function formatReport(results: BenchResults): string {
         ]
       : []),
     ...(results.webhooks ? [...formatWebhooks(results.webhooks, database), ''] : []),
+    ...(results.jobSearch ? [...formatJobSearch(results.jobSearch, database), ''] : []),
     `P4 peak RSS of one service process over every scenario: ${p4.peakRssMiB ?? 'n/a'} MiB ` +
       `(target <= ${p4.limitMiB} MiB): ${p4.met === null ? 'n/a' : p4.met ? 'met' : 'NOT met'}`,
     `machine: ${machine.cpuModel}, ${machine.cores} cores, ${machine.memoryGiB} GiB, ` +

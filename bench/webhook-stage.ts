@@ -1,15 +1,13 @@
 import { loadavg } from 'node:os';
 import { createCliServices } from '../src/cli/services.js';
 import type { Database } from '../src/db/database.js';
-import type { SharedDependencies } from '../src/shared-dependencies.js';
 import { DeliveryStore } from '../src/webhooks/delivery-store.js';
-import { issueAuthorizationCode, type BenchAccounts } from './accounts.js';
-import type { Cleanup } from './cleanup.js';
+import { issueAuthorizationCode } from './accounts.js';
 import type { LoadDriver } from './driver-client.js';
 import { CREATE_EVENT, createEventInput } from './operations.js';
-import type { BenchOptions } from './options.js';
 import { graphqlLoad } from './scenarios/requests.js';
-import { startServices, type RunningService } from './service.js';
+import { startServices } from './service.js';
+import type { StageInput } from './stage-input.js';
 import { obtainTokens } from './tokens.js';
 import { WebhookReceiver } from './webhook-receiver-client.js';
 import type { ReceiverReport } from './webhook-protocol.js';
@@ -89,23 +87,9 @@ export function webhookStageSelected(only: readonly string[]): boolean {
  * that it may deliver to loopback) with the bench app's endpoints on a receiver process that
  * verifies every signature, while the driver runs createVirtualInterviewEvent at a steady rate.
  */
-export async function measureWebhookStage(input: {
-  repository: string;
-  options: BenchOptions;
-  db: Database;
-  shared: SharedDependencies;
-  accounts: BenchAccounts;
-  driver: LoadDriver;
-  cleanup: Cleanup;
-  service: {
-    databaseEnv: Record<string, string>;
-    keyEncryptionSecret: string;
-    metricsToken: string;
-  };
-  log: (line: string) => void;
-  /** Called with the service before it is stopped (its logs and memory). */
-  beforeStop(service: RunningService): void;
-}): Promise<WebhookStageResult> {
+export async function measureWebhookStage(
+  input: StageInput & { driver: LoadDriver },
+): Promise<WebhookStageResult> {
   const { options, db, shared, accounts, driver, cleanup, log } = input;
   const receiver = new WebhookReceiver(input.repository);
   const stopReceiver = () => receiver.stop();
@@ -130,7 +114,7 @@ export async function measureWebhookStage(input: {
     log,
   });
   const stopService = async () => {
-    input.beforeStop(service!);
+    input.beforeStop(service!, 'webhooks');
     await service!.stop();
   };
   cleanup.add(stopService);

@@ -7,6 +7,8 @@ import type { InterviewerOutcome } from '../src/interviews/interviewer-outcome.j
 import type { EventPage } from '../src/interviews/event-page.js';
 import type { EndpointView } from '../src/webhooks/endpoint-service.js';
 import type { DispositionNamespace, DispositionPage } from '../src/disposition-sync/disposition.js';
+import type { SearchPage, SearchResult } from '../src/job-search/job-search.js';
+import type { SearchRow } from '../src/job-search/indexed-posting.js';
 import type { GatewayContext } from '../src/graphql/context.js';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -91,6 +93,20 @@ export type AlternateJobIdentifierInput = {
   jobIdentifier: JobIdentifierInput;
   /** The job seeker. */
   jobSeekerIdentifier: JobSeekerIdentifierInput;
+};
+
+/** Pay of `min` or more. */
+export type AtLeast = {
+  __typename?: 'AtLeast';
+  /** The least. */
+  min: Scalars['Float']['output'];
+};
+
+/** Pay of `max` or less (never given by postings here: a posting's minimum is required). */
+export type AtMost = {
+  __typename?: 'AtMost';
+  /** The most. */
+  max: Scalars['Float']['output'];
 };
 
 /** A job in the applicant tracking system, as sent. */
@@ -261,6 +277,13 @@ export type EnableWebhookEndpointPayload = {
   endpoint: WebhookEndpoint;
 };
 
+/** Pay of exactly `value`. */
+export type Exactly = {
+  __typename?: 'Exactly';
+  /** The amount. */
+  value: Scalars['Float']['output'];
+};
+
 /** A disposition that was not stored. */
 export type FailedPartnerDisposition = {
   __typename?: 'FailedPartnerDisposition';
@@ -373,6 +396,311 @@ export type JobIdentifierInput = {
   /** The job key on the platform. */
   indeedJobKey?: InputMaybe<Scalars['String']['input']>;
 };
+
+/** A posting's pay. */
+export type JobSearchCompensation = {
+  __typename?: 'JobSearchCompensation';
+  /** The pay the posting states; null when its period is not one of `JobSearchUnitOfWork`. */
+  baseSalary: Maybe<JobSearchSalary>;
+  /** The currency (ISO 4217). */
+  currencyCode: Scalars['String']['output'];
+  /** An estimate of the pay: always null here (this service estimates nothing). */
+  estimated: Maybe<JobSearchEstimatedCompensation>;
+};
+
+/** Filters that must all hold. */
+export type JobSearchCompositeFilterInput = {
+  /** The filters. */
+  filters: Array<JobSearchFiltersInput>;
+};
+
+/** Postings on the index for at most a number of hours. */
+export type JobSearchDateFilterInput = {
+  /** Not supported: leave it out. */
+  end?: InputMaybe<Scalars['String']['input']>;
+  /** Must be `dateOnIndeed`. */
+  field: Scalars['String']['input'];
+  /** How far back: a number of hours from 1 to 8760 followed by `h`, such as `24h`. */
+  start?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** The employer of a posting. */
+export type JobSearchEmployer = {
+  __typename?: 'JobSearchEmployer';
+  /** What is known of the company; null when the posting gives no company website. */
+  dossier: Maybe<JobSearchEmployerDossier>;
+  /** The posting's `companyName`. */
+  name: Scalars['String']['output'];
+  /** A company page on this service: always null (there are none). */
+  relativeCompanyPageUrl: Maybe<Scalars['String']['output']>;
+};
+
+/** Facts about a company. */
+export type JobSearchEmployerDetails = {
+  __typename?: 'JobSearchEmployerDetails';
+  /** Its addresses. */
+  addresses: Array<Scalars['String']['output']>;
+  /** What it does. */
+  briefDescription: Maybe<Scalars['String']['output']>;
+  /** Its chief executive. */
+  ceoName: Maybe<Scalars['String']['output']>;
+  /** A photo of its chief executive. */
+  ceoPhotoUrl: Maybe<Scalars['String']['output']>;
+  /** How many people it employs, in words. */
+  employeesLocalizedLabel: Maybe<Scalars['String']['output']>;
+  /** Its industry. */
+  industry: Maybe<Scalars['String']['output']>;
+  /** Its revenue, in words. */
+  revenueLocalizedLabel: Maybe<Scalars['String']['output']>;
+};
+
+/** What is known of a company. */
+export type JobSearchEmployerDossier = {
+  __typename?: 'JobSearchEmployerDossier';
+  /** Facts about the company: always null here. */
+  employerDetails: Maybe<JobSearchEmployerDetails>;
+  /** Its images: always null here. */
+  images: Maybe<JobSearchEmployerImages>;
+  /** Its links. */
+  links: Maybe<JobSearchEmployerLinks>;
+};
+
+/** A company's images. */
+export type JobSearchEmployerImages = {
+  __typename?: 'JobSearchEmployerImages';
+  /** A banner. */
+  headerImageUrl: Maybe<Scalars['String']['output']>;
+  /** A square logo. */
+  squareLogoUrl: Maybe<Scalars['String']['output']>;
+};
+
+/** A company's links. */
+export type JobSearchEmployerLinks = {
+  __typename?: 'JobSearchEmployerLinks';
+  /** Its website (the posting's `companyWebsite`). */
+  corporateWebsite: Maybe<Scalars['String']['output']>;
+};
+
+/** An estimated pay. */
+export type JobSearchEstimatedCompensation = {
+  __typename?: 'JobSearchEstimatedCompensation';
+  /** The estimated pay. */
+  baseSalary: Maybe<JobSearchSalary>;
+  /** The currency (ISO 4217). */
+  currencyCode: Scalars['String']['output'];
+};
+
+/**
+ * Filters of a search; give exactly one. Only `date` is supported here: `keyword` and
+ * `composite` are accepted by the schema, as clients send them, and rejected with
+ * `BAD_USER_INPUT`.
+ */
+export type JobSearchFiltersInput = {
+  /** Several filters together (not supported here). */
+  composite?: InputMaybe<JobSearchCompositeFilterInput>;
+  /** Postings by the time they have been on the index. */
+  date?: InputMaybe<JobSearchDateFilterInput>;
+  /** Postings by a keyword field (not supported here). */
+  keyword?: InputMaybe<JobSearchKeywordFilterInput>;
+};
+
+/** A location in words. */
+export type JobSearchFormattedLocation = {
+  __typename?: 'JobSearchFormattedLocation';
+  /** With the postal code and country: `Austin, TX 78701, United States`. */
+  long: Scalars['String']['output'];
+  /** City and state or country: `Austin, TX`. */
+  short: Scalars['String']['output'];
+};
+
+/** A live posting as search shows it. Fields the posting has no value for are null. */
+export type JobSearchJob = {
+  __typename?: 'JobSearchJob';
+  /**
+   * The posting's job types (`taxonomyClassification.jobTypes`) as taxonomy attributes; at most
+   * 20.
+   */
+  attributes: Array<JobSearchJobAttribute>;
+  /** The pay the posting states; null when it states none. */
+  compensation: Maybe<JobSearchCompensation>;
+  /** When it went live on this service's index, in milliseconds since the Unix epoch. */
+  dateOnIndeed: Scalars['Float']['output'];
+  /**
+   * When the partner published it (`metadata.datePublished`), in milliseconds since the Unix
+   * epoch (a whole number; GraphQL's Int has 32 bits only).
+   */
+  datePublished: Scalars['Float']['output'];
+  /** The description, as HTML and as text. */
+  description: JobSearchJobDescription;
+  /** The employer, as the posting names it. */
+  employer: JobSearchEmployer;
+  /** The posting's key: its `sourcedPostingId`. */
+  key: Scalars['String']['output'];
+  /** Where the job is. */
+  location: JobSearchJobLocation;
+  /** How to apply, and the pay in words. */
+  recruit: JobSearchRecruit;
+  /** Who sent the posting. */
+  source: JobSearchJobSource;
+  /** The job title. */
+  title: Scalars['String']['output'];
+};
+
+/** A taxonomy attribute of a posting. */
+export type JobSearchJobAttribute = {
+  __typename?: 'JobSearchJobAttribute';
+  /** The attribute's key (a taxonomy SUID such as `CF3CP` for full-time). */
+  key: Scalars['String']['output'];
+  /** Its label, such as `Full-time`. */
+  label: Scalars['String']['output'];
+};
+
+/** A posting's description. */
+export type JobSearchJobDescription = {
+  __typename?: 'JobSearchJobDescription';
+  /**
+   * The description as HTML: the partner's own for `RICH_FORMATTING`, else the text in
+   * paragraphs, escaped.
+   */
+  html: Scalars['String']['output'];
+  /** The description as plain text. */
+  text: Scalars['String']['output'];
+};
+
+/** Where a job is: the posting's location and the place it resolved to. */
+export type JobSearchJobLocation = {
+  __typename?: 'JobSearchJobLocation';
+  /** The first-level division (the US state, `TX`) of the place; null when unknown. */
+  admin1Code: Maybe<Scalars['String']['output']>;
+  /** The city the location resolved to; null when it resolved to none. */
+  city: Maybe<Scalars['String']['output']>;
+  /** The country (ISO 3166-1 alpha-2). */
+  countryCode: Scalars['String']['output'];
+  /** The country's English name. */
+  countryName: Maybe<Scalars['String']['output']>;
+  /** The location in words. */
+  formatted: JobSearchFormattedLocation;
+  /** The postal code in the location; null when it has none. */
+  postalCode: Maybe<Scalars['String']['output']>;
+  /** The street address the posting gives; null when it gives none. */
+  streetAddress: Maybe<Scalars['String']['output']>;
+};
+
+/** Who sent a posting. */
+export type JobSearchJobSource = {
+  __typename?: 'JobSearchJobSource';
+  /** The posting's `sourceName`. */
+  name: Scalars['String']['output'];
+};
+
+/** A keyword field and the values it must have. */
+export type JobSearchKeywordFilterInput = {
+  /** The field, such as `indeedApplyScope` or `attributes`. */
+  field: Scalars['String']['input'];
+  /** The values. */
+  keys: Array<Scalars['String']['input']>;
+};
+
+/** A place and the distance around it. */
+export type JobSearchLocationInput = {
+  /**
+   * The distance from the place, a whole number in `radiusUnit`: 0 (the place itself) to 100
+   * miles or 160 kilometres by default (the server's `JOB_SEARCH_MAX_RADIUS_MILES`), and 25 when
+   * omitted.
+   */
+  radius?: InputMaybe<Scalars['Int']['input']>;
+  /** The unit of `radius`; `MILES` when omitted. */
+  radiusUnit?: InputMaybe<JobSearchRadiusUnit>;
+  /**
+   * A city, optionally with a US state or a country (`Austin, TX`, `Austin, Texas`, `Berlin`,
+   * `Paris, France`), or a US ZIP code (`78701`). A city name alone is the most populous city of
+   * that name. Places come from GeoNames (cities of 1,000 people or more) and US ZIP code
+   * centroids; a place they do not know is rejected with `BAD_USER_INPUT`.
+   */
+  where?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** Where the next page of a search starts. */
+export type JobSearchPageInfo = {
+  __typename?: 'JobSearchPageInfo';
+  /**
+   * Pass it as `cursor` (with the same other arguments) for the next page; null on the last page.
+   * A page may hold fewer than `limit` results and still have a next one, when the search read
+   * its share of the index first.
+   */
+  nextCursor: Maybe<Scalars['String']['output']>;
+};
+
+/** One page of search results. */
+export type JobSearchPayload = {
+  __typename?: 'JobSearchPayload';
+  /** Where the next page starts. */
+  pageInfo: JobSearchPageInfo;
+  /** The results on this page, in the order of `sort`; at most `limit`. */
+  results: Array<JobSearchResult>;
+};
+
+/** The unit of a search radius. */
+export type JobSearchRadiusUnit =
+  /** Kilometres. */
+  | 'KILOMETERS'
+  /** Statute miles (1.609344 km). */
+  | 'MILES';
+
+/** How to apply for a posting, and its pay in words. */
+export type JobSearchRecruit = {
+  __typename?: 'JobSearchRecruit';
+  /** The pay in words, such as `$120,000 - $150,000 a year`; null when the posting states none. */
+  detailedSalary: Maybe<Scalars['String']['output']>;
+  /** The partner's page of the job (the posting's `metadata.url`); null when it gave none. */
+  viewJobUrl: Maybe<Scalars['String']['output']>;
+  /** The job types in words, such as `Full-time`; null when the posting gives none. */
+  workSchedule: Maybe<Scalars['String']['output']>;
+};
+
+/** One search result. */
+export type JobSearchResult = {
+  __typename?: 'JobSearchResult';
+  /** The posting. */
+  job: JobSearchJob;
+  /** An opaque key of this posting in this search. */
+  trackingKey: Scalars['String']['output'];
+};
+
+/** An amount of pay per unit of work. */
+export type JobSearchSalary = {
+  __typename?: 'JobSearchSalary';
+  /** The amount, in major units of the currency. */
+  range: JobSearchSalaryRange;
+  /** What the amount pays for. */
+  unitOfWork: JobSearchUnitOfWork;
+};
+
+/** An amount of pay: a range, a floor, a ceiling or one value. */
+export type JobSearchSalaryRange = AtLeast | AtMost | Exactly | Range;
+
+/** The order of search results. */
+export type JobSearchSort =
+  /** Newest publication date first. */
+  | 'DATE'
+  /**
+   * Postings with every word of `what` in their title first, then the other matches; newest
+   * first within each. Without `what`, the same as `DATE`.
+   */
+  | 'RELEVANCE';
+
+/** What an amount of pay is for. */
+export type JobSearchUnitOfWork =
+  /** A day. */
+  | 'DAY'
+  /** An hour. */
+  | 'HOUR'
+  /** A month. */
+  | 'MONTH'
+  /** A week. */
+  | 'WEEK'
+  /** A year. */
+  | 'YEAR';
 
 /** A job seeker, as sent. */
 export type JobSeekerIdentifier = {
@@ -810,6 +1138,16 @@ export type Query = {
    */
   findVirtualInterviewEvents: VirtualInterviewEventsConnection;
   /**
+   * Searches the postings live now (active, not expired): those whose title, company and
+   * description hold every word of `what`, within `location.radius` of the place
+   * `location.where` names, one page at a time.
+   *
+   * Needs an app enabled for the job search API, else `FORBIDDEN`. Bad arguments (an unknown
+   * place, a limit or radius out of range, a cursor of another search, an unsupported filter) give
+   * `BAD_USER_INPUT` with a message naming the argument.
+   */
+  jobSearch: Maybe<JobSearchPayload>;
+  /**
    * The dispositions the calling app sent for the employer of its token (for a token without an
    * employer: those it sent with such a token), the latest `statusChangeDateTime` first
    * (ties: the latest stored first), one page at a time.
@@ -857,6 +1195,26 @@ export type QueryFindVirtualInterviewEventsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
   input: FindVirtualInterviewEventsInput;
+};
+
+
+/**
+ * Reads. Each API behind the gateway adds its operations here; each operation's description says
+ * what kind of access token it needs.
+ *
+ * Every operation needs a bearer access token. Every list in an answer has a bound (stated on the
+ * field or argument that returns it). An operation that could answer more objects than the server
+ * allows with every list full, or whose answer grows past the server's limits while it runs, is
+ * refused whole with `BAD_USER_INPUT`; ask for fewer items with `first` or fewer ids, or select
+ * fewer nested connections.
+ */
+export type QueryJobSearchArgs = {
+  cursor?: InputMaybe<Scalars['String']['input']>;
+  filters?: InputMaybe<JobSearchFiltersInput>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  location?: InputMaybe<JobSearchLocationInput>;
+  sort?: InputMaybe<JobSearchSort>;
+  what?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -919,6 +1277,15 @@ export type QueryWebhookEndpointArgs = {
 export type QueryWebhookEndpointsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/** Pay from `min` to `max`. */
+export type Range = {
+  __typename?: 'Range';
+  /** The most. */
+  max: Scalars['Float']['output'];
+  /** The least. */
+  min: Scalars['Float']['output'];
 };
 
 /** Which failed deliveries to queue again. */
@@ -1763,6 +2130,12 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 
 /** Mapping of union types */
 export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = {
+  JobSearchSalaryRange:
+    | ( AtLeast )
+    | ( AtMost )
+    | ( Exactly )
+    | ( Range )
+  ;
   VirtualInterviewJob:
     | ( EmployerJob )
     | ( VirtualInterviewJobInfo )
@@ -1775,6 +2148,8 @@ export type ResolversTypes = {
   AddVirtualInterviewEventIntervieweeInput: AddVirtualInterviewEventIntervieweeInput;
   AlternateJobIdentifier: ResolverTypeWrapper<AlternateJobIdentifier>;
   AlternateJobIdentifierInput: AlternateJobIdentifierInput;
+  AtLeast: ResolverTypeWrapper<AtLeast>;
+  AtMost: ResolverTypeWrapper<AtMost>;
   AtsApplicationIdentifier: ResolverTypeWrapper<AtsApplicationIdentifier>;
   AtsApplicationIdentifierInput: AtsApplicationIdentifierInput;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
@@ -1794,13 +2169,42 @@ export type ResolversTypes = {
   EmployerJob: ResolverTypeWrapper<EmployerJob>;
   EnableWebhookEndpointInput: EnableWebhookEndpointInput;
   EnableWebhookEndpointPayload: ResolverTypeWrapper<Omit<EnableWebhookEndpointPayload, 'endpoint'> & { endpoint: ResolversTypes['WebhookEndpoint'] }>;
+  Exactly: ResolverTypeWrapper<Exactly>;
   FailedPartnerDisposition: ResolverTypeWrapper<FailedPartnerDisposition>;
   FindVirtualInterviewEventsInput: FindVirtualInterviewEventsInput;
+  Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   IndeedDispositionStatus: IndeedDispositionStatus;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   JobIdentifier: ResolverTypeWrapper<JobIdentifier>;
   JobIdentifierInput: JobIdentifierInput;
+  JobSearchCompensation: ResolverTypeWrapper<Omit<JobSearchCompensation, 'baseSalary' | 'estimated'> & { baseSalary: Maybe<ResolversTypes['JobSearchSalary']>, estimated: Maybe<ResolversTypes['JobSearchEstimatedCompensation']> }>;
+  JobSearchCompositeFilterInput: JobSearchCompositeFilterInput;
+  JobSearchDateFilterInput: JobSearchDateFilterInput;
+  JobSearchEmployer: ResolverTypeWrapper<JobSearchEmployer>;
+  JobSearchEmployerDetails: ResolverTypeWrapper<JobSearchEmployerDetails>;
+  JobSearchEmployerDossier: ResolverTypeWrapper<JobSearchEmployerDossier>;
+  JobSearchEmployerImages: ResolverTypeWrapper<JobSearchEmployerImages>;
+  JobSearchEmployerLinks: ResolverTypeWrapper<JobSearchEmployerLinks>;
+  JobSearchEstimatedCompensation: ResolverTypeWrapper<Omit<JobSearchEstimatedCompensation, 'baseSalary'> & { baseSalary: Maybe<ResolversTypes['JobSearchSalary']> }>;
+  JobSearchFiltersInput: JobSearchFiltersInput;
+  JobSearchFormattedLocation: ResolverTypeWrapper<JobSearchFormattedLocation>;
+  JobSearchJob: ResolverTypeWrapper<SearchRow>;
+  JobSearchJobAttribute: ResolverTypeWrapper<JobSearchJobAttribute>;
+  JobSearchJobDescription: ResolverTypeWrapper<JobSearchJobDescription>;
+  JobSearchJobLocation: ResolverTypeWrapper<JobSearchJobLocation>;
+  JobSearchJobSource: ResolverTypeWrapper<JobSearchJobSource>;
+  JobSearchKeywordFilterInput: JobSearchKeywordFilterInput;
+  JobSearchLocationInput: JobSearchLocationInput;
+  JobSearchPageInfo: ResolverTypeWrapper<JobSearchPageInfo>;
+  JobSearchPayload: ResolverTypeWrapper<SearchPage>;
+  JobSearchRadiusUnit: JobSearchRadiusUnit;
+  JobSearchRecruit: ResolverTypeWrapper<JobSearchRecruit>;
+  JobSearchResult: ResolverTypeWrapper<SearchResult>;
+  JobSearchSalary: ResolverTypeWrapper<Omit<JobSearchSalary, 'range'> & { range: ResolversTypes['JobSearchSalaryRange'] }>;
+  JobSearchSalaryRange: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['JobSearchSalaryRange']>;
+  JobSearchSort: JobSearchSort;
+  JobSearchUnitOfWork: JobSearchUnitOfWork;
   JobSeekerIdentifier: ResolverTypeWrapper<JobSeekerIdentifier>;
   JobSeekerIdentifierInput: JobSeekerIdentifierInput;
   LanguageCode: ResolverTypeWrapper<Scalars['LanguageCode']['output']>;
@@ -1814,6 +2218,7 @@ export type ResolversTypes = {
   PartnerDispositionMutation: ResolverTypeWrapper<DispositionNamespace>;
   PartnerDispositionsConnection: ResolverTypeWrapper<DispositionPage>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  Range: ResolverTypeWrapper<Range>;
   RecoverFailedWebhookDeliveriesInput: RecoverFailedWebhookDeliveriesInput;
   RecoverFailedWebhookDeliveriesPayload: ResolverTypeWrapper<RecoverFailedWebhookDeliveriesPayload>;
   RescheduleVirtualInterviewEventInput: RescheduleVirtualInterviewEventInput;
@@ -1883,6 +2288,8 @@ export type ResolversParentTypes = {
   AddVirtualInterviewEventIntervieweeInput: AddVirtualInterviewEventIntervieweeInput;
   AlternateJobIdentifier: AlternateJobIdentifier;
   AlternateJobIdentifierInput: AlternateJobIdentifierInput;
+  AtLeast: AtLeast;
+  AtMost: AtMost;
   AtsApplicationIdentifier: AtsApplicationIdentifier;
   AtsApplicationIdentifierInput: AtsApplicationIdentifierInput;
   Boolean: Scalars['Boolean']['output'];
@@ -1902,12 +2309,38 @@ export type ResolversParentTypes = {
   EmployerJob: EmployerJob;
   EnableWebhookEndpointInput: EnableWebhookEndpointInput;
   EnableWebhookEndpointPayload: Omit<EnableWebhookEndpointPayload, 'endpoint'> & { endpoint: ResolversParentTypes['WebhookEndpoint'] };
+  Exactly: Exactly;
   FailedPartnerDisposition: FailedPartnerDisposition;
   FindVirtualInterviewEventsInput: FindVirtualInterviewEventsInput;
+  Float: Scalars['Float']['output'];
   ID: Scalars['ID']['output'];
   Int: Scalars['Int']['output'];
   JobIdentifier: JobIdentifier;
   JobIdentifierInput: JobIdentifierInput;
+  JobSearchCompensation: Omit<JobSearchCompensation, 'baseSalary' | 'estimated'> & { baseSalary: Maybe<ResolversParentTypes['JobSearchSalary']>, estimated: Maybe<ResolversParentTypes['JobSearchEstimatedCompensation']> };
+  JobSearchCompositeFilterInput: JobSearchCompositeFilterInput;
+  JobSearchDateFilterInput: JobSearchDateFilterInput;
+  JobSearchEmployer: JobSearchEmployer;
+  JobSearchEmployerDetails: JobSearchEmployerDetails;
+  JobSearchEmployerDossier: JobSearchEmployerDossier;
+  JobSearchEmployerImages: JobSearchEmployerImages;
+  JobSearchEmployerLinks: JobSearchEmployerLinks;
+  JobSearchEstimatedCompensation: Omit<JobSearchEstimatedCompensation, 'baseSalary'> & { baseSalary: Maybe<ResolversParentTypes['JobSearchSalary']> };
+  JobSearchFiltersInput: JobSearchFiltersInput;
+  JobSearchFormattedLocation: JobSearchFormattedLocation;
+  JobSearchJob: SearchRow;
+  JobSearchJobAttribute: JobSearchJobAttribute;
+  JobSearchJobDescription: JobSearchJobDescription;
+  JobSearchJobLocation: JobSearchJobLocation;
+  JobSearchJobSource: JobSearchJobSource;
+  JobSearchKeywordFilterInput: JobSearchKeywordFilterInput;
+  JobSearchLocationInput: JobSearchLocationInput;
+  JobSearchPageInfo: JobSearchPageInfo;
+  JobSearchPayload: SearchPage;
+  JobSearchRecruit: JobSearchRecruit;
+  JobSearchResult: SearchResult;
+  JobSearchSalary: Omit<JobSearchSalary, 'range'> & { range: ResolversParentTypes['JobSearchSalaryRange'] };
+  JobSearchSalaryRange: ResolversUnionTypes<ResolversParentTypes>['JobSearchSalaryRange'];
   JobSeekerIdentifier: JobSeekerIdentifier;
   JobSeekerIdentifierInput: JobSeekerIdentifierInput;
   LanguageCode: Scalars['LanguageCode']['output'];
@@ -1921,6 +2354,7 @@ export type ResolversParentTypes = {
   PartnerDispositionMutation: DispositionNamespace;
   PartnerDispositionsConnection: DispositionPage;
   Query: Record<PropertyKey, never>;
+  Range: Range;
   RecoverFailedWebhookDeliveriesInput: RecoverFailedWebhookDeliveriesInput;
   RecoverFailedWebhookDeliveriesPayload: RecoverFailedWebhookDeliveriesPayload;
   RescheduleVirtualInterviewEventInput: RescheduleVirtualInterviewEventInput;
@@ -1998,6 +2432,16 @@ export type AlternateJobIdentifierResolvers<ContextType = GatewayContext, Parent
   jobSeekerIdentifier: Resolver<ResolversTypes['JobSeekerIdentifier'], ParentType, ContextType>;
 };
 
+export type AtLeastResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['AtLeast'] = ResolversParentTypes['AtLeast']> = {
+  min: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type AtMostResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['AtMost'] = ResolversParentTypes['AtMost']> = {
+  max: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
 export type AtsApplicationIdentifierResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['AtsApplicationIdentifier'] = ResolversParentTypes['AtsApplicationIdentifier']> = {
   applicationId: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   companyName: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -2046,6 +2490,11 @@ export type EnableWebhookEndpointPayloadResolvers<ContextType = GatewayContext, 
   endpoint: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType>;
 };
 
+export type ExactlyResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Exactly'] = ResolversParentTypes['Exactly']> = {
+  value: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
 export type FailedPartnerDispositionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['FailedPartnerDisposition'] = ResolversParentTypes['FailedPartnerDisposition']> = {
   identifiedBy: Resolver<ResolversTypes['PartnerDispositionIdentifier'], ParentType, ContextType>;
   rationale: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -2055,6 +2504,120 @@ export type JobIdentifierResolvers<ContextType = GatewayContext, ParentType exte
   atsApplicationIdentifier: Resolver<Maybe<ResolversTypes['AtsApplicationIdentifier']>, ParentType, ContextType>;
   employerJobId: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   indeedJobKey: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type JobSearchCompensationResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['JobSearchCompensation'] = ResolversParentTypes['JobSearchCompensation']> = {
+  baseSalary: Resolver<Maybe<ResolversTypes['JobSearchSalary']>, ParentType, ContextType>;
+  currencyCode: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  estimated: Resolver<Maybe<ResolversTypes['JobSearchEstimatedCompensation']>, ParentType, ContextType>;
+};
+
+export type JobSearchEmployerResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['JobSearchEmployer'] = ResolversParentTypes['JobSearchEmployer']> = {
+  dossier: Resolver<Maybe<ResolversTypes['JobSearchEmployerDossier']>, ParentType, ContextType>;
+  name: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  relativeCompanyPageUrl: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type JobSearchEmployerDetailsResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['JobSearchEmployerDetails'] = ResolversParentTypes['JobSearchEmployerDetails']> = {
+  addresses: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  briefDescription: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  ceoName: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  ceoPhotoUrl: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  employeesLocalizedLabel: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  industry: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  revenueLocalizedLabel: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type JobSearchEmployerDossierResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['JobSearchEmployerDossier'] = ResolversParentTypes['JobSearchEmployerDossier']> = {
+  employerDetails: Resolver<Maybe<ResolversTypes['JobSearchEmployerDetails']>, ParentType, ContextType>;
+  images: Resolver<Maybe<ResolversTypes['JobSearchEmployerImages']>, ParentType, ContextType>;
+  links: Resolver<Maybe<ResolversTypes['JobSearchEmployerLinks']>, ParentType, ContextType>;
+};
+
+export type JobSearchEmployerImagesResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['JobSearchEmployerImages'] = ResolversParentTypes['JobSearchEmployerImages']> = {
+  headerImageUrl: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  squareLogoUrl: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type JobSearchEmployerLinksResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['JobSearchEmployerLinks'] = ResolversParentTypes['JobSearchEmployerLinks']> = {
+  corporateWebsite: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type JobSearchEstimatedCompensationResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['JobSearchEstimatedCompensation'] = ResolversParentTypes['JobSearchEstimatedCompensation']> = {
+  baseSalary: Resolver<Maybe<ResolversTypes['JobSearchSalary']>, ParentType, ContextType>;
+  currencyCode: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type JobSearchFormattedLocationResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['JobSearchFormattedLocation'] = ResolversParentTypes['JobSearchFormattedLocation']> = {
+  long: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  short: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type JobSearchJobResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['JobSearchJob'] = ResolversParentTypes['JobSearchJob']> = {
+  attributes: Resolver<Array<ResolversTypes['JobSearchJobAttribute']>, ParentType, ContextType>;
+  compensation: Resolver<Maybe<ResolversTypes['JobSearchCompensation']>, ParentType, ContextType>;
+  dateOnIndeed: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  datePublished: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  description: Resolver<ResolversTypes['JobSearchJobDescription'], ParentType, ContextType>;
+  employer: Resolver<ResolversTypes['JobSearchEmployer'], ParentType, ContextType>;
+  key: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  location: Resolver<ResolversTypes['JobSearchJobLocation'], ParentType, ContextType>;
+  recruit: Resolver<ResolversTypes['JobSearchRecruit'], ParentType, ContextType>;
+  source: Resolver<ResolversTypes['JobSearchJobSource'], ParentType, ContextType>;
+  title: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type JobSearchJobAttributeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['JobSearchJobAttribute'] = ResolversParentTypes['JobSearchJobAttribute']> = {
+  key: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  label: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type JobSearchJobDescriptionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['JobSearchJobDescription'] = ResolversParentTypes['JobSearchJobDescription']> = {
+  html: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  text: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type JobSearchJobLocationResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['JobSearchJobLocation'] = ResolversParentTypes['JobSearchJobLocation']> = {
+  admin1Code: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  city: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  countryCode: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  countryName: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  formatted: Resolver<ResolversTypes['JobSearchFormattedLocation'], ParentType, ContextType>;
+  postalCode: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  streetAddress: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type JobSearchJobSourceResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['JobSearchJobSource'] = ResolversParentTypes['JobSearchJobSource']> = {
+  name: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type JobSearchPageInfoResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['JobSearchPageInfo'] = ResolversParentTypes['JobSearchPageInfo']> = {
+  nextCursor: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type JobSearchPayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['JobSearchPayload'] = ResolversParentTypes['JobSearchPayload']> = {
+  pageInfo: Resolver<ResolversTypes['JobSearchPageInfo'], ParentType, ContextType>;
+  results: Resolver<Array<ResolversTypes['JobSearchResult']>, ParentType, ContextType>;
+};
+
+export type JobSearchRecruitResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['JobSearchRecruit'] = ResolversParentTypes['JobSearchRecruit']> = {
+  detailedSalary: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  viewJobUrl: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  workSchedule: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type JobSearchResultResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['JobSearchResult'] = ResolversParentTypes['JobSearchResult']> = {
+  job: Resolver<ResolversTypes['JobSearchJob'], ParentType, ContextType>;
+  trackingKey: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type JobSearchSalaryResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['JobSearchSalary'] = ResolversParentTypes['JobSearchSalary']> = {
+  range: Resolver<ResolversTypes['JobSearchSalaryRange'], ParentType, ContextType>;
+  unitOfWork: Resolver<ResolversTypes['JobSearchUnitOfWork'], ParentType, ContextType>;
+};
+
+export type JobSearchSalaryRangeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['JobSearchSalaryRange'] = ResolversParentTypes['JobSearchSalaryRange']> = {
+  __resolveType: TypeResolveFn<'AtLeast' | 'AtMost' | 'Exactly' | 'Range', ParentType, ContextType>;
 };
 
 export type JobSeekerIdentifierResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['JobSeekerIdentifier'] = ResolversParentTypes['JobSeekerIdentifier']> = {
@@ -2124,10 +2687,17 @@ export type PartnerDispositionsConnectionResolvers<ContextType = GatewayContext,
 
 export type QueryResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   findVirtualInterviewEvents: Resolver<ResolversTypes['VirtualInterviewEventsConnection'], ParentType, ContextType, RequireFields<QueryFindVirtualInterviewEventsArgs, 'input'>>;
+  jobSearch: Resolver<Maybe<ResolversTypes['JobSearchPayload']>, ParentType, ContextType, Partial<QueryJobSearchArgs>>;
   partnerDispositions: Resolver<Maybe<ResolversTypes['PartnerDispositionsConnection']>, ParentType, ContextType, Partial<QueryPartnerDispositionsArgs>>;
   virtualInterviewEvents: Resolver<ResolversTypes['VirtualInterviewEventsPayload'], ParentType, ContextType, RequireFields<QueryVirtualInterviewEventsArgs, 'input'>>;
   webhookEndpoint: Resolver<Maybe<ResolversTypes['WebhookEndpoint']>, ParentType, ContextType, RequireFields<QueryWebhookEndpointArgs, 'id'>>;
   webhookEndpoints: Resolver<Maybe<ResolversTypes['WebhookEndpointsConnection']>, ParentType, ContextType, Partial<QueryWebhookEndpointsArgs>>;
+};
+
+export type RangeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Range'] = ResolversParentTypes['Range']> = {
+  max: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  min: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
 export type RecoverFailedWebhookDeliveriesPayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['RecoverFailedWebhookDeliveriesPayload'] = ResolversParentTypes['RecoverFailedWebhookDeliveriesPayload']> = {
@@ -2360,6 +2930,8 @@ export type WebhookEndpointsConnectionResolvers<ContextType = GatewayContext, Pa
 
 export type Resolvers<ContextType = GatewayContext> = {
   AlternateJobIdentifier: AlternateJobIdentifierResolvers<ContextType>;
+  AtLeast: AtLeastResolvers<ContextType>;
+  AtMost: AtMostResolvers<ContextType>;
   AtsApplicationIdentifier: AtsApplicationIdentifierResolvers<ContextType>;
   CancelVirtualInterviewEventPayload: CancelVirtualInterviewEventPayloadResolvers<ContextType>;
   CountryCode: GraphQLScalarType;
@@ -2371,8 +2943,28 @@ export type Resolvers<ContextType = GatewayContext> = {
   EmailAddress: GraphQLScalarType;
   EmployerJob: EmployerJobResolvers<ContextType>;
   EnableWebhookEndpointPayload: EnableWebhookEndpointPayloadResolvers<ContextType>;
+  Exactly: ExactlyResolvers<ContextType>;
   FailedPartnerDisposition: FailedPartnerDispositionResolvers<ContextType>;
   JobIdentifier: JobIdentifierResolvers<ContextType>;
+  JobSearchCompensation: JobSearchCompensationResolvers<ContextType>;
+  JobSearchEmployer: JobSearchEmployerResolvers<ContextType>;
+  JobSearchEmployerDetails: JobSearchEmployerDetailsResolvers<ContextType>;
+  JobSearchEmployerDossier: JobSearchEmployerDossierResolvers<ContextType>;
+  JobSearchEmployerImages: JobSearchEmployerImagesResolvers<ContextType>;
+  JobSearchEmployerLinks: JobSearchEmployerLinksResolvers<ContextType>;
+  JobSearchEstimatedCompensation: JobSearchEstimatedCompensationResolvers<ContextType>;
+  JobSearchFormattedLocation: JobSearchFormattedLocationResolvers<ContextType>;
+  JobSearchJob: JobSearchJobResolvers<ContextType>;
+  JobSearchJobAttribute: JobSearchJobAttributeResolvers<ContextType>;
+  JobSearchJobDescription: JobSearchJobDescriptionResolvers<ContextType>;
+  JobSearchJobLocation: JobSearchJobLocationResolvers<ContextType>;
+  JobSearchJobSource: JobSearchJobSourceResolvers<ContextType>;
+  JobSearchPageInfo: JobSearchPageInfoResolvers<ContextType>;
+  JobSearchPayload: JobSearchPayloadResolvers<ContextType>;
+  JobSearchRecruit: JobSearchRecruitResolvers<ContextType>;
+  JobSearchResult: JobSearchResultResolvers<ContextType>;
+  JobSearchSalary: JobSearchSalaryResolvers<ContextType>;
+  JobSearchSalaryRange: JobSearchSalaryRangeResolvers<ContextType>;
   JobSeekerIdentifier: JobSeekerIdentifierResolvers<ContextType>;
   LanguageCode: GraphQLScalarType;
   Mutation: MutationResolvers<ContextType>;
@@ -2383,6 +2975,7 @@ export type Resolvers<ContextType = GatewayContext> = {
   PartnerDispositionMutation: PartnerDispositionMutationResolvers<ContextType>;
   PartnerDispositionsConnection: PartnerDispositionsConnectionResolvers<ContextType>;
   Query: QueryResolvers<ContextType>;
+  Range: RangeResolvers<ContextType>;
   RecoverFailedWebhookDeliveriesPayload: RecoverFailedWebhookDeliveriesPayloadResolvers<ContextType>;
   ResendWebhookDeliveryPayload: ResendWebhookDeliveryPayloadResolvers<ContextType>;
   RotateWebhookEndpointSecretPayload: RotateWebhookEndpointSecretPayloadResolvers<ContextType>;

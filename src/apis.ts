@@ -7,6 +7,12 @@ import {
   dispositionSyncApi,
 } from './disposition-sync/graphql/graphql-api.js';
 import type { Interviews } from './interviews/compose.js';
+import type { JobSearchCapability } from './job-search/compose.js';
+import {
+  JOB_SEARCH_API,
+  JOB_SEARCH_API_ACCESS,
+  jobSearchApi,
+} from './job-search/graphql/job-search-api.js';
 import { INTERVIEW_API, INTERVIEW_API_ACCESS, interviewApi } from './interviews/graphql-api.js';
 import type { Webhooks } from './webhooks/compose.js';
 import { WEBHOOKS_API } from './webhooks/graphql/caller.js';
@@ -20,11 +26,13 @@ export function graphqlApis(deps: {
   interviews: Interviews;
   webhooks: Pick<Webhooks, 'endpoints' | 'deliveryLog'>;
   dispositionSync: DispositionSyncCapability;
+  jobSearch: Pick<JobSearchCapability, 'search'>;
 }) {
   return [
     interviewApi(deps.interviews),
     webhooksApi(deps.webhooks),
     dispositionSyncApi(deps.dispositionSync),
+    jobSearchApi(deps.jobSearch.search),
   ] as const;
 }
 
@@ -37,6 +45,7 @@ export const API_CATALOGUE: readonly KnownApi[] = [
   { name: INTERVIEW_API, ...INTERVIEW_API_ACCESS },
   { name: WEBHOOKS_API, ...WEBHOOKS_API_ACCESS },
   { name: DISPOSITION_SYNC_API, ...DISPOSITION_SYNC_API_ACCESS },
+  { name: JOB_SEARCH_API, ...JOB_SEARCH_API_ACCESS },
 ];
 
 /**

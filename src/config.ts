@@ -330,6 +330,10 @@ const webhookVariables = {
   /** How long both the old and the new secret sign after a rotation. */
   WEBHOOK_SECRET_OVERLAP_HOURS: nonNegativeInt.max(24 * 30).default(24),
   WEBHOOK_ENDPOINTS_PER_APP: positiveInt.max(1000).default(20),
+  /** The widest `jobSearch` radius, in miles (the kilometre limit is the same distance). */
+  JOB_SEARCH_MAX_RADIUS_MILES: positiveInt.max(200).default(100),
+  /** Batches one `jobSearch` page reads from the index at most before it answers what it has. */
+  JOB_SEARCH_BATCHES_PER_PAGE: positiveInt.max(1000).default(20),
   /** Employers one endpoint's filter may name (the filter is matched on every change). */
   WEBHOOK_EMPLOYERS_PER_ENDPOINT: positiveInt.max(1000).default(50),
   /** Days delivered and failed deliveries (and their attempts) are kept. */
@@ -533,6 +537,17 @@ export type DatabaseConfig = (
   retries?: number;
 };
 
+/** The bounds of one `jobSearch` (src/job-search/). */
+export interface JobSearchSettings {
+  /** The widest radius, in miles; in kilometres the same distance, rounded down. */
+  maxRadiusMiles: number;
+  /**
+   * Batches of index rows one page reads at most: past it the page answers the results it has
+   * and a cursor from where it stopped.
+   */
+  batchesPerPage: number;
+}
+
 export interface Config {
   env: 'development' | 'test' | 'production';
   host: string;
@@ -610,6 +625,7 @@ export interface Config {
     keepAfterArchiveMs: number;
   };
   webhooks: WebhookSettings;
+  jobSearch: JobSearchSettings;
   mail: {
     /** Where mail is sent; unset: logged (outside production also kept in the dev outbox). */
     smtpUrl?: string;
@@ -780,6 +796,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       pollMs: e.WEBHOOK_POLL_MS,
       queueReadMs: e.WEBHOOK_QUEUE_READ_MS,
       deliveryWorker: e.WEBHOOK_DELIVERY_WORKER,
+    },
+    jobSearch: {
+      maxRadiusMiles: e.JOB_SEARCH_MAX_RADIUS_MILES,
+      batchesPerPage: e.JOB_SEARCH_BATCHES_PER_PAGE,
     },
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM },
     calendarMail: {

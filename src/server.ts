@@ -27,6 +27,7 @@ import { SCHEMA_DOWNLOAD_PATH } from './graphql/schema-download.js';
 import { API_REFERENCE_PATHS, apiReferenceRouter } from './http/api-reference.js';
 import { homeRouter } from './http/home-page.js';
 import { composeInterviews } from './interviews/compose.js';
+import { composeJobSearch } from './job-search/compose.js';
 import type { InterviewLifecycle } from './interviews/lifecycle/interview-lifecycle.js';
 import { composeLobby } from './lobby/compose.js';
 import { composeRoom } from './room/compose.js';
@@ -133,7 +134,12 @@ function composeCapabilities(options: StartOptions) {
     dispositionSync,
   });
   const graphql = composeGraphQL(shared, {
-    apis: graphqlApis({ interviews, webhooks, dispositionSync }),
+    apis: graphqlApis({
+      interviews,
+      webhooks,
+      dispositionSync,
+      jobSearch: composeJobSearch(shared),
+    }),
     authenticate: options.authenticate ?? ((token) => oauth.verifier.authenticate(token)),
     access: accounts.apiAccessFacts,
     ...(costBudgets.admission && { budgets: costBudgets.admission }),

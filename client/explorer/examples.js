@@ -1,8 +1,8 @@
 // The saved examples of the API explorer: one tab per Interview API operation, then Disposition
-// Sync's send and this service's read-back, written against the schema
+// Sync's send and this service's read-back, then jobSearch, written against the schema
 // (test/console/explorer-examples.test.ts validates each one). Ids in the variables are
-// placeholders: paste the id that createVirtualInterviewEvent returned. Disposition Sync answers
-// only once the app's owner has enabled it (the APIs section of the app's page).
+// placeholders: paste the id that createVirtualInterviewEvent returned. Disposition Sync and job
+// search answer only once the app's owner has enabled them (the APIs section of the app's page).
 
 const PLACEHOLDER_ID = 'paste-an-event-id-here';
 
@@ -165,5 +165,33 @@ export const EXAMPLES = [
 }
 `,
     variables: variables({ first: 20 }),
+  },
+  {
+    // Needs the app enabled for the job search API (the app's Overview, or `app enable-api`).
+    query: `query jobSearch($what: String, $location: JobSearchLocationInput, $cursor: String) {
+  jobSearch(what: $what, location: $location, limit: 10, cursor: $cursor, sort: RELEVANCE) {
+    pageInfo { nextCursor }
+    results {
+      trackingKey
+      job {
+        key
+        title
+        datePublished
+        employer { name }
+        location { city admin1Code countryCode formatted { short } }
+        compensation {
+          currencyCode
+          baseSalary { unitOfWork range { ... on Range { min max } ... on AtLeast { min } } }
+        }
+        recruit { viewJobUrl detailedSalary }
+      }
+    }
+  }
+}
+`,
+    variables: variables({
+      what: 'software engineer',
+      location: { where: 'Austin, TX', radius: 25, radiusUnit: 'MILES' },
+    }),
   },
 ];

@@ -12,6 +12,7 @@ import { printResult } from './output.js';
 import type { CliServices } from './services.js';
 import { addAppApiCommands } from './app-api-commands.js';
 import { addGraphQLCommands } from './graphql-commands.js';
+import { addJobCommands } from './job-commands.js';
 import { addWebhookCommands } from './webhook-commands.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -253,6 +254,7 @@ export function buildProgram(io: CliIo, resolveServices: () => Promise<CliServic
     });
 
   addWebhookCommands(program, services, print);
+  addJobCommands(program, services, print, io);
   addGraphQLCommands(program, services, print);
 
   const interviews = program.command('interviews').description('virtual interview events');

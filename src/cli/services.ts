@@ -12,6 +12,7 @@ import {
   type DocumentRegistration,
 } from '../graphql/persisted/compose.js';
 import { composeInterviews } from '../interviews/compose.js';
+import { composeJobSearch, type JobSearchCapability } from '../job-search/compose.js';
 import type { SweepCounts } from '../interviews/lifecycle/sweeper.js';
 import type { RecordedDeployment } from '../deployment/deployment-settings.js';
 import { composeGrants, composeOAuth } from '../oauth/compose.js';
@@ -57,6 +58,8 @@ export interface CliServices {
   graphqlDocuments: DocumentRegistration;
   /** `app budget`: each app's own GraphQL cost budget (audited). */
   budgets: BudgetSettings;
+  /** `jobs seed`: postings loaded into the job search index. */
+  jobSearch: Pick<JobSearchCapability, 'seed' | 'indexedCount'>;
   /** Which database and issuer this run uses (`npm run cli` says so; tests composing it need not). */
   context?: CliContext;
 }
@@ -92,6 +95,7 @@ export function createCliServices(
     outbox,
   });
   const roomSweep = composeRoomSweep(shared, { interviews });
+  const jobSearch = composeJobSearch(shared);
   return {
     accounts: accounts.accounts,
     apps: accounts.apps,
@@ -117,10 +121,16 @@ export function createCliServices(
       shared,
       () =>
         composeApis(
-          graphqlApis({ interviews, webhooks, dispositionSync: composeDispositionSync(shared) }),
+          graphqlApis({
+            interviews,
+            webhooks,
+            dispositionSync: composeDispositionSync(shared),
+            jobSearch,
+          }),
         ).schema,
     ),
     budgets: composeCostBudgets(shared).settings,
+    jobSearch,
     context: options.context,
   };
 }

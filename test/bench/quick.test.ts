@@ -38,6 +38,14 @@ describe('benchmark harness (--quick, tiny)', function () {
         ...['--small-events', '200', '--large-events', '300', '--other-events', '50'],
         ...['--deep-page', String(DEEP_PAGE), '--results', resultsPath],
         ...['--webhook-seconds', '2', '--webhook-rate', '20', '--webhook-endpoints', '2'],
+        ...[
+          '--job-search-small',
+          '200',
+          '--job-search-large',
+          '400',
+          '--job-search-requests',
+          '16',
+        ],
       ],
       { cwd: REPOSITORY, stdio: ['ignore', 'pipe', 'pipe'] },
     );
@@ -106,6 +114,18 @@ describe('benchmark harness (--quick, tiny)', function () {
         assert.equal(typeof row.comparison.met, 'boolean', what);
       }
     }
+  });
+
+  it('measures the job search stage at both sizes, finding postings', () => {
+    const jobSearch = readResults().jobSearch;
+    assert.ok(jobSearch, 'no job search stage in the results');
+    assert.deepEqual([jobSearch.small.postings, jobSearch.large.postings], [200, 400]);
+    for (const stage of [jobSearch.small, jobSearch.large]) {
+      assert.equal(stage.requests, 16);
+      assert.ok(stage.latencyMs.p50 > 0);
+    }
+    assert.ok(jobSearch.large.meanResults > 0, 'the searches found nothing');
+    assert.equal(typeof jobSearch.met, 'boolean');
   });
 
   it('measures the webhook stage: every delivery verified, the outbox emptied', () => {

@@ -26,6 +26,7 @@ describeEachDialect('admin CLI: app apis, enable-api, disable-api', (database) =
         ['webhooks', true, true],
         // Off until the owner enables it.
         ['disposition-sync', false, true],
+        ['job-search', false, true],
       ],
     );
     const text = await run('app', 'apis', clientId);

@@ -13,8 +13,8 @@ import { loadTypeDefs } from '../../src/graphql/schema.js';
 const schema = buildSchema(loadTypeDefs());
 
 /**
- * The root field each example calls: the five operations of the Interview API, then Disposition
- * Sync's send and the read-back of what was sent.
+ * The root field each example calls: the five operations of the Interview API, Disposition
+ * Sync's send and the read-back of what was sent, and jobSearch.
  */
 const OPERATIONS = [
   'createVirtualInterviewEvent',
@@ -24,10 +24,11 @@ const OPERATIONS = [
   'findVirtualInterviewEvents',
   'partnerDisposition',
   'partnerDispositions',
+  'jobSearch',
 ];
 
 describe('the API explorer saved examples', () => {
-  it('are one example for each operation of the Interview API and Disposition Sync', () => {
+  it('are one example for each operation of the Interview API, Disposition Sync and job search', () => {
     const called = EXAMPLES.map(({ query }) => {
       const operation = getOperationAST(parse(query));
       assert.ok(operation, query);

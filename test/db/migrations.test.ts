@@ -48,6 +48,7 @@ const TABLES = [
   'calendar_mails',
   'calendar_mail_app_settings',
   'partner_dispositions',
+  'job_search_postings',
 ];
 
 async function existingTables(db: Database): Promise<string[]> {
@@ -91,6 +92,7 @@ describeEachDialect(
         '0026_recording_finalisation',
         '0027_decision_note_newlines',
         '0030_partner_dispositions',
+        '0031_job_search',
       ]);
       assert.deepEqual(await existingTables(db), TABLES);
       assert.deepEqual(await pendingMigrations(db), []);
@@ -98,6 +100,7 @@ describeEachDialect(
 
       const reverted = await rollbackAll(db);
       assert.deepEqual(reverted, [
+        '0031_job_search',
         '0030_partner_dispositions',
         '0027_decision_note_newlines',
         '0026_recording_finalisation',

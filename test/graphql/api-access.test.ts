@@ -4,6 +4,7 @@ import type { ApiAccessService } from '../../src/accounts/api-access-service.js'
 import { ChangeEpochStore } from '../../src/db/change-epochs.js';
 import type { AppRow } from '../../src/db/rows.js';
 import type { DispositionSyncCapability } from '../../src/disposition-sync/compose.js';
+import type { JobSearchCapability } from '../../src/job-search/compose.js';
 import type { Interviews } from '../../src/interviews/compose.js';
 import type { Webhooks } from '../../src/webhooks/compose.js';
 import type { Principal } from '../../src/oauth/principal.js';
@@ -53,6 +54,7 @@ describe('access per API: registrations', () => {
       interviews: {} as Interviews,
       webhooks: {} as Webhooks,
       dispositionSync: {} as DispositionSyncCapability,
+      jobSearch: {} as JobSearchCapability,
     });
     const registered = apis.map((api) => ({ name: api.name, ...api.access }));
     assert.deepEqual(API_CATALOGUE, registered);

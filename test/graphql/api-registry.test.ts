@@ -5,6 +5,7 @@ import type { GraphQLApi } from '../../src/graphql/api.js';
 import { composeApis, registrationProblems } from '../../src/graphql/api-registry.js';
 import { readSdlModule, sdlModuleNames } from '../../src/graphql/schema.js';
 import type { DispositionSyncCapability } from '../../src/disposition-sync/compose.js';
+import type { JobSearchCapability } from '../../src/job-search/compose.js';
 import type { Interviews } from '../../src/interviews/compose.js';
 import type { Webhooks } from '../../src/webhooks/compose.js';
 
@@ -13,8 +14,9 @@ const apis = graphqlApis({
   interviews: {} as Interviews,
   webhooks: {} as Webhooks,
   dispositionSync: {} as DispositionSyncCapability,
+  jobSearch: {} as JobSearchCapability,
 });
-const [interview, webhooks, dispositionSync] = apis;
+const [interview, webhooks, dispositionSync, jobSearch] = apis;
 
 /** schema/ as it is, with some modules added or replaced. */
 function modulesWith(extra: Record<string, string> = {}): Map<string, string> {
@@ -34,7 +36,13 @@ function without(resolvers: object, type: string, field: string): object {
 
 describe('the APIs behind the gateway', () => {
   it('match the SDL files under schema/ one to one, every field resolved once', () => {
-    assert.deepEqual(sdlModuleNames(), ['common', 'disposition-sync', 'interview', 'webhooks']);
+    assert.deepEqual(sdlModuleNames(), [
+      'common',
+      'disposition-sync',
+      'interview',
+      'job-search',
+      'webhooks',
+    ]);
     assert.deepEqual(registrationProblems(apis), []);
   });
 
@@ -63,6 +71,7 @@ describe('the APIs behind the gateway', () => {
       { ...interview, resolvers: without(interview.resolvers, 'VirtualInterviewEvent', 'title') },
       webhooks,
       dispositionSync,
+      jobSearch,
     ]);
     assert.deepEqual(problems, [
       'the interview API has no resolver for VirtualInterviewEvent.title (schema/interview.graphql)',
@@ -71,6 +80,7 @@ describe('the APIs behind the gateway', () => {
       { ...interview, resolvers: without(interview.resolvers, 'Query', 'virtualInterviewEvents') },
       webhooks,
       dispositionSync,
+      jobSearch,
     ]);
     assert.deepEqual(root, [
       'the interview API has no resolver for Query.virtualInterviewEvents (schema/interview.graphql)',
@@ -80,7 +90,7 @@ describe('the APIs behind the gateway', () => {
   it('name a resolver for what the API’s SDL does not define', () => {
     const resolvers = { ...interview.resolvers, PageInfo: { hasNextPage: () => false } };
     assert.deepEqual(
-      registrationProblems([{ ...interview, resolvers }, webhooks, dispositionSync]),
+      registrationProblems([{ ...interview, resolvers }, webhooks, dispositionSync, jobSearch]),
       [
         'the interview API resolves PageInfo.hasNextPage, which schema/interview.graphql does not define',
       ],
@@ -116,7 +126,7 @@ describe('the APIs behind the gateway', () => {
       resolvers: without(interview.resolvers, 'EmployerJob', 'id'),
     };
     assert.throws(
-      () => composeApis([broken, webhooks, dispositionSync]),
+      () => composeApis([broken, webhooks, dispositionSync, jobSearch]),
       /do not match schema\/:\n- the interview API has no resolver for EmployerJob\.id/,
     );
   });
@@ -132,7 +142,10 @@ describe('the APIs behind the gateway', () => {
     const dispositionSync = {
       dispositions: 'dispositions',
     } as unknown as DispositionSyncCapability;
-    const { createContext } = composeApis(graphqlApis({ interviews, webhooks, dispositionSync }));
+    const jobSearch = { search: 'search' } as unknown as JobSearchCapability;
+    const { createContext } = composeApis(
+      graphqlApis({ interviews, webhooks, dispositionSync, jobSearch }),
+    );
     const request = { requestId: 'r-1' } as Parameters<typeof createContext>[0];
     const { webhookAttempts, ...context } = createContext(request) as Record<string, unknown>;
     assert.ok(webhookAttempts instanceof DataLoader, 'a loader of this request');
@@ -143,6 +156,7 @@ describe('the APIs behind the gateway', () => {
       settle: 'settle',
       webhooks: { endpoints: 'endpoints', deliveryLog: 'log' },
       dispositions: 'dispositions',
+      jobSearch: 'search',
     });
   });
 });

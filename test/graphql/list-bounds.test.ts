@@ -24,6 +24,12 @@ import type { DispositionStore } from '../../src/disposition-sync/disposition-st
 import { MAX_DISPOSITIONS_PER_REQUEST } from '../../src/disposition-sync/vocabulary.js';
 import { costDirectivesOf, type ListSize } from '../../src/graphql/limits/cost-directives.js';
 import { listItemsFor } from '../../src/graphql/limits/cost-plan.js';
+import { systemClock } from '../../src/clock.js';
+import { jobSearchApi } from '../../src/job-search/graphql/job-search-api.js';
+import { MOST_ATTRIBUTES } from '../../src/job-search/job-attributes.js';
+import { JobSearch } from '../../src/job-search/job-search.js';
+import { Places } from '../../src/job-search/places/places.js';
+import type { SearchStore } from '../../src/job-search/search-store.js';
 import { gatewayApis } from '../support/gateway-schema.js';
 import { endpointRow } from '../support/webhook-rows.js';
 
@@ -191,6 +197,22 @@ const webhooksContext = (() => {
   };
 })();
 
+/** The job search API over an index that answers far more rows than asked for. */
+const jobSearchContext = jobSearchApi(
+  new JobSearch(
+    {
+      search: async () =>
+        Array.from({ length: STORED }, (_, i) => ({
+          sort_key: STORED - i,
+          sourced_posting_id: `posting-${i}`,
+        })),
+    } as unknown as SearchStore,
+    new Places(),
+    systemClock,
+    { maxRadiusMiles: 100, batchesPerPage: 20 },
+  ),
+).createContext({} as GatewayContext);
+
 /** The lists of a connection or payload, each read through its own resolver. */
 async function listsOf(
   parentType: string,
@@ -295,6 +317,22 @@ const PROBES: Record<string, Probe> = {
     );
     return [(failed as unknown[]).length];
   },
+  'Query.jobSearch': probe('Query.jobSearch', {}, jobSearchContext),
+  'JobSearchJob.attributes': async () => {
+    // Every job type named many times over: each attribute is listed once.
+    const jobTypes = Array.from(
+      { length: STORED },
+      (_, i) => ['Full-time', 'CF3CP', 'Remote'][i % 3],
+    );
+    const attributes = await resolverOf('JobSearchJob.attributes')(
+      { job_types: JSON.stringify(jobTypes) },
+      {},
+      jobSearchContext,
+      NO_INFO,
+    );
+    assert.ok((attributes as unknown[]).length <= MOST_ATTRIBUTES);
+    return [(attributes as unknown[]).length];
+  },
   'WebhookDelivery.attempts': async () => {
     const attempts = await resolverOf('WebhookDelivery.attempts')(
       storedDelivery,
@@ -316,6 +354,9 @@ const WEBHOOK_PAGES = new Set([
 /** The arguments each sizing field is tried with: left out, small, and the largest accepted. */
 const ARGUMENTS: Array<Record<string, unknown>> = [{}, { first: 0 }, { first: 3 }, { first: 100 }];
 
+/** jobSearch pages by `limit`, 1 to 100. */
+const JOB_SEARCH_ARGUMENTS: Array<Record<string, unknown>> = [{}, { limit: 3 }, { limit: 100 }];
+
 describe('every list field of the schema has a true bound', () => {
   it('is sized by @listSize, on itself or on every field that returns its parent', () => {
     const lists = listFields();
@@ -332,7 +373,9 @@ describe('every list field of the schema has a true bound', () => {
           ? [1, 7, MAX_EVENT_IDS].map((ids) => ({ ids }))
           : WEBHOOK_PAGES.has(field)
             ? ARGUMENTS.filter(({ first }) => first !== 0)
-            : ARGUMENTS;
+            : field === 'Query.jobSearch'
+              ? JOB_SEARCH_ARGUMENTS
+              : ARGUMENTS;
       for (const args of tried) {
         const assumed = assumedItems(
           field,
@@ -360,6 +403,8 @@ describe('every list field of the schema has a true bound', () => {
       PROBES['Query.virtualInterviewEvents']!({ ids: MAX_EVENT_IDS + 1 }),
       /ids/,
     );
+    await assert.rejects(PROBES['Query.jobSearch']!({ limit: 101 }), /limit/);
+    await assert.rejects(PROBES['Query.jobSearch']!({ limit: 0 }), /limit/);
     for (const field of WEBHOOK_PAGES) {
       await assert.rejects(PROBES[field]!({ first: 101 }), /first/);
       await assert.rejects(PROBES[field]!({ first: 0 }), /first/);

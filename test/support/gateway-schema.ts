@@ -1,6 +1,7 @@
 import { graphqlApis } from '../../src/apis.js';
 import { composeApis } from '../../src/graphql/api-registry.js';
 import type { DispositionSyncCapability } from '../../src/disposition-sync/compose.js';
+import type { JobSearchCapability } from '../../src/job-search/compose.js';
 import type { Interviews } from '../../src/interviews/compose.js';
 import type { Webhooks } from '../../src/webhooks/compose.js';
 
@@ -14,5 +15,6 @@ export const gatewayApis = composeApis(
     interviews: {} as Interviews,
     webhooks: {} as Webhooks,
     dispositionSync: {} as DispositionSyncCapability,
+    jobSearch: {} as JobSearchCapability,
   }),
 );

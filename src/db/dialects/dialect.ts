@@ -5,6 +5,7 @@ import type { RowTally, TallyTriggers } from './row-tally.js';
 import type { EpochTriggers } from './epoch-triggers.js';
 import type { JsonSql } from './json-sql.js';
 import type { NotificationChannel, NotificationChannelOptions } from './notification-channel.js';
+import type { TextIndexSql } from './text-search.js';
 
 /**
  * Everything that differs between the database engines the service runs on, and the only place
@@ -119,6 +120,9 @@ export interface Dialect {
 
   /** JSON built in SQL: a row with the rows that belong to it in one statement (./json-sql.ts). */
   readonly json: JsonSql;
+
+  /** A full-text index over a table, searched newest first (./text-search.ts). */
+  readonly textIndex: TextIndexSql;
 
   /**
    * Runs a `select` given as SQL text (with `?` placeholders) and its bindings, and answers its

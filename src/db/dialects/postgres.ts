@@ -5,6 +5,7 @@ import { postgresTallyTriggers } from './postgres-row-tally.js';
 import { postgresEpochTriggers } from './epoch-triggers.js';
 import { PostgresNotificationChannel } from './postgres-notifications.js';
 import { postgresJson } from './json-sql.js';
+import { postgresTextIndex } from './postgres-text-search.js';
 import { selectPrepared } from './postgres-prepared.js';
 
 type PostgresConfig = Extract<DatabaseConfig, { client: 'postgres' }>;
@@ -87,6 +88,7 @@ export const postgres: Dialect = {
   epochTriggers: postgresEpochTriggers,
 
   json: postgresJson,
+  textIndex: postgresTextIndex,
 
   select: selectPrepared,
 };

@@ -6,6 +6,7 @@ import type { Knex } from 'knex';
 import { driverError, type Dialect, type Row, type SynchronousStatements } from './dialect.js';
 import { sqliteEpochTriggers } from './epoch-triggers.js';
 import { sqliteJson } from './json-sql.js';
+import { sqliteTextIndex } from './sqlite-text-search.js';
 import { SqliteCheckpointer } from './sqlite-checkpointer.js';
 import { sqliteClientClass } from './sqlite-client.js';
 import { isBusy, untilNotBusy, type SqliteConnection } from './sqlite-connection.js';
@@ -143,6 +144,7 @@ export const sqlite: Dialect = {
   epochTriggers: sqliteEpochTriggers,
 
   json: sqliteJson,
+  textIndex: sqliteTextIndex,
 
   async select(db, sql, bindings) {
     const raw = db.raw(sql, bindings as Knex.RawBinding[]);

@@ -25,6 +25,7 @@ import * as calendarMails from './0024_calendar_mails.js';
 import * as recordingFinalisation from './0026_recording_finalisation.js';
 import * as decisionNoteNewlines from './0027_decision_note_newlines.js';
 import * as partnerDispositions from './0030_partner_dispositions.js';
+import * as jobSearch from './0031_job_search.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -63,6 +64,7 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migration]> =
   ['0026_recording_finalisation', recordingFinalisation],
   ['0027_decision_note_newlines', decisionNoteNewlines],
   ['0030_partner_dispositions', partnerDispositions],
+  ['0031_job_search', jobSearch],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,0 +1,113 @@
+import {
+  commonConditions,
+  identifier,
+  plainWords,
+  ROW_ALIAS,
+  selectedColumns,
+  type TextIndex,
+  type TextIndexSql,
+  type TextSearch,
+} from './text-search.js';
+
+/**
+ * The text index on SQLite: a contentless FTS5 table (porter stemming, diacritics folded) whose
+ * rowid is the indexed table's key, kept by triggers. Each cell column becomes a token
+ * (`c<level>x<cell>`) of a fourth FTS column, so that a place is part of the match and FTS5
+ * walks the rows of the text AND the place in rowid order, newest first, stopping at the limit.
+ */
+export const sqliteTextIndex: TextIndexSql = {
+  create(index) {
+    const fts = ftsTable(index);
+    const key = identifier(index.key);
+    const columns = [...index.textColumns.map(identifier), CELLS];
+    const values = (row: string) =>
+      [...index.textColumns.map((column) => `${row}.${column}`), cellTokens(index, row)].join(', ');
+    const insert = (row: string) =>
+      `INSERT INTO ${fts} (rowid, ${columns.join(', ')}) VALUES (${row}.${key}, ${values(row)});`;
+    const remove = (row: string) => `DELETE FROM ${fts} WHERE rowid = ${row}.${key};`;
+    return [
+      `CREATE VIRTUAL TABLE ${fts} USING fts5(${columns.join(', ')}, content='', ` +
+        `contentless_delete=1, tokenize='porter unicode61 remove_diacritics 2')`,
+      `CREATE TRIGGER ${fts}_insert AFTER INSERT ON ${index.table} BEGIN ${insert('new')} END`,
+      `CREATE TRIGGER ${fts}_delete AFTER DELETE ON ${index.table} BEGIN ${remove('old')} END`,
+      `CREATE TRIGGER ${fts}_update AFTER UPDATE ON ${index.table} BEGIN ` +
+        `${remove('old')} ${insert('new')} END`,
+    ];
+  },
+
+  drop(index) {
+    const fts = ftsTable(index);
+    return [
+      `DROP TRIGGER ${fts}_update`,
+      `DROP TRIGGER ${fts}_delete`,
+      `DROP TRIGGER ${fts}_insert`,
+      `DROP TABLE ${fts}`,
+    ];
+  },
+
+  search(index, search) {
+    const key = identifier(index.key);
+    const match = matchExpression(index, search);
+    const columns = selectedColumns(search);
+    if (match === null) {
+      const where = commonConditions(search, `${ROW_ALIAS}.${key}`);
+      return {
+        sql:
+          `SELECT ${columns} FROM ${index.table} AS ${ROW_ALIAS}` +
+          (where.sql.length ? ` WHERE ${where.sql.join(' AND ')}` : '') +
+          ` ORDER BY ${ROW_ALIAS}.${key} DESC LIMIT ?`,
+        bindings: [...where.bindings, search.limit],
+      };
+    }
+    const fts = ftsTable(index);
+    // The bound on the FTS rowid, which FTS5 applies while it walks the match.
+    const where = commonConditions(search, `${fts}.rowid`);
+    return {
+      sql:
+        `SELECT ${columns} FROM ${fts} JOIN ${index.table} AS ${ROW_ALIAS} ` +
+        `ON ${ROW_ALIAS}.${key} = ${fts}.rowid WHERE ${fts} MATCH ?` +
+        where.sql.map((condition) => ` AND ${condition}`).join('') +
+        ` ORDER BY ${fts}.rowid DESC LIMIT ?`,
+      bindings: [match, ...where.bindings, search.limit],
+    };
+  },
+};
+
+const CELLS = 'cells';
+
+function ftsTable(index: TextIndex): string {
+  return `${identifier(index.table)}_text`;
+}
+
+/** `'c0x' || row.cell_a || ' c1x' || row.cell_b`: the tokens of a row's cells. */
+function cellTokens(index: TextIndex, row: string): string {
+  if (!index.cellColumns.length) return "''";
+  return index.cellColumns
+    .map((column, level) => `'${level ? ' ' : ''}c${level}x' || ${row}.${identifier(column)}`)
+    .join(' || ');
+}
+
+/** The FTS5 query of a search, or null when it has neither words nor cells. */
+function matchExpression(index: TextIndex, search: TextSearch): string | null {
+  const parts: string[] = [];
+  const words = plainWords(search.words);
+  if (words.length) {
+    const all = `(${words.map((word) => `"${word}"`).join(' AND ')})`;
+    const anywhere = `({${index.textColumns.join(' ')}} : ${all})`;
+    const first = `({${index.textColumns[0]}} : ${all})`;
+    parts.push(
+      search.placement === 'anywhere'
+        ? anywhere
+        : search.placement === 'first-column'
+          ? first
+          : `(${anywhere} NOT ${first})`,
+    );
+  }
+  if (search.cells) {
+    const level = index.cellColumns.indexOf(search.cells.column);
+    if (level < 0) throw new Error(`${search.cells.column} is not a cell column of the index`);
+    const tokens = search.cells.ids.map((id) => `"c${level}x${Math.trunc(id)}"`);
+    parts.push(`(${CELLS} : (${tokens.join(' OR ')}))`);
+  }
+  return parts.length ? parts.join(' AND ') : null;
+}

@@ -1,0 +1,96 @@
+/**
+ * A full-text index kept by the database itself over the rows of one table, searched in the
+ * order of the table's integer key, newest (largest) first, so that a page reads only as many
+ * index entries as it keeps: the job search index (src/job-search/, DESIGN §10). Each engine
+ * builds it its own way (./sqlite-text-search.ts, ./postgres-text-search.ts); the names of
+ * tables and columns come from the code, never from input.
+ */
+export interface TextIndex {
+  /** The indexed table. */
+  readonly table: string;
+  /** Its integer key: the order of every search (descending). */
+  readonly key: string;
+  /** The weighted text columns: the first is the one a "first column only" search reads. */
+  readonly textColumns: readonly [first: string, ...others: string[]];
+  /** Integer columns naming grid cells (src/job-search/geo-cells.ts), one per grid level. */
+  readonly cellColumns: readonly string[];
+}
+
+/** Which rows of the index a search matches, by where its words are. */
+export type WordPlacement =
+  /** Every word in any text column. */
+  | 'anywhere'
+  /** Every word in the first text column. */
+  | 'first-column'
+  /** Every word in the text columns, but not every one in the first. */
+  | 'not-all-in-first-column';
+
+export interface TextSearch {
+  /** Words that must all occur: letters and digits only, lower case (the caller's work). */
+  readonly words: readonly string[];
+  readonly placement: WordPlacement;
+  /** When given, only rows whose `column` is one of `cells` (at most a few dozen). */
+  readonly cells: { readonly column: string; readonly ids: readonly number[] } | null;
+  /** Only rows whose key is below this; null for the first page. */
+  readonly before: number | null;
+  /** The columns each row comes back with. */
+  readonly columns: readonly string[];
+  /**
+   * Further conditions (`?` placeholders), ANDed, on the table's columns, each written
+   * `indexed.<column>`.
+   */
+  readonly conditions: readonly { readonly sql: string; readonly bindings: readonly unknown[] }[];
+  readonly limit: number;
+}
+
+export interface TextIndexSql {
+  /** Statements that create the index beside the table (after the table exists). */
+  create(index: TextIndex): string[];
+  /** Statements that drop it (before the table is dropped). */
+  drop(index: TextIndex): string[];
+  /**
+   * A select of the table's rows (every column) that match, in descending key order, at most
+   * `limit` of them.
+   */
+  search(index: TextIndex, search: TextSearch): { sql: string; bindings: unknown[] };
+}
+
+/** Checks that a name taken from code is a plain identifier before it is written into SQL. */
+export function identifier(name: string): string {
+  if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a plain SQL identifier: ${name}`);
+  return name;
+}
+
+/** Checks that every word is what the caller promised: lower-case letters and digits. */
+export function plainWords(words: readonly string[]): readonly string[] {
+  for (const word of words) {
+    if (!/^[\p{Ll}\p{Lo}\p{N}]+$/u.test(word)) throw new Error(`not a plain search word: ${word}`);
+  }
+  return words;
+}
+
+/** The alias the table's rows have in a search, which `conditions` name. */
+export const ROW_ALIAS = 'indexed';
+
+/** The columns of a search, on ROW_ALIAS. */
+export function selectedColumns(search: TextSearch): string {
+  return search.columns.map((column) => `${ROW_ALIAS}.${identifier(column)}`).join(', ');
+}
+
+/** The key bound (on `keyColumn`) and the extra conditions of a search, as SQL. */
+export function commonConditions(
+  search: TextSearch,
+  keyColumn: string,
+): { sql: string[]; bindings: unknown[] } {
+  const sql: string[] = [];
+  const bindings: unknown[] = [];
+  if (search.before !== null) {
+    sql.push(`${keyColumn} < ?`);
+    bindings.push(search.before);
+  }
+  for (const condition of search.conditions) {
+    sql.push(`(${condition.sql})`);
+    bindings.push(...condition.bindings);
+  }
+  return { sql, bindings };
+}

@@ -1,0 +1,44 @@
+import type { SharedDependencies } from '../shared-dependencies.js';
+import { JobSearch } from './job-search.js';
+import { placesOfThisProcess, type Places } from './places/places.js';
+import { PostingIndexer } from './posting-indexer.js';
+import { SearchStore } from './search-store.js';
+import { seedPostings, type PostingSink, type SeedOptions } from './seed/seeded-postings.js';
+
+export interface JobSearchCapability {
+  /** `jobSearch` itself, for the API's resolvers. */
+  search: JobSearch;
+  /**
+   * The search index as an observer of the postings: Job Sync calls it in the transaction of
+   * every posting change (src/job-sync/posting-snapshot.ts). Also what the seed feeds.
+   */
+  postingObserver: PostingIndexer;
+  /** How many postings the index holds. */
+  indexedCount(): Promise<number>;
+  /**
+   * `jobs seed`: realistic postings, in batches, into `sink`; by default straight into the
+   * index (its observer's batch path).
+   */
+  seed(options: SeedOptions, progress?: (done: number) => void, sink?: PostingSink): Promise<void>;
+}
+
+/**
+ * The job search capability (DESIGN §10): its index (job_search_postings, written only by its
+ * posting observer), places resolved offline (GeoNames cities and US ZIP codes, loaded once on
+ * first use) and the search.
+ */
+export function composeJobSearch(
+  shared: SharedDependencies,
+  places: Places = placesOfThisProcess(),
+): JobSearchCapability {
+  const store = new SearchStore(shared.db);
+  const postingObserver = new PostingIndexer(store, places);
+  const intoIndex: PostingSink = { accept: (postings) => postingObserver.indexMany(postings) };
+  return {
+    search: new JobSearch(store, places, shared.clock, shared.config.jobSearch),
+    postingObserver,
+    indexedCount: () => store.count(),
+    seed: (options, progress, sink = intoIndex) =>
+      seedPostings(options, places.cities, sink, progress),
+  };
+}

@@ -1,0 +1,31 @@
+import type { Executor } from '../db/transactions.js';
+import type { PostingObserver, PostingSnapshot } from '../job-sync/posting-snapshot.js';
+import { searchRowOf } from './indexed-posting.js';
+import type { Places } from './places/places.js';
+import { SearchStore } from './search-store.js';
+
+/**
+ * Keeps the search index in step with the postings: Job Sync tells it of every posting change
+ * in the change's transaction (PostingObserver), and it writes the posting's searchable
+ * document there, or takes an expired posting out. The seed hands it postings in batches.
+ */
+export class PostingIndexer implements PostingObserver {
+  constructor(
+    private readonly store: SearchStore,
+    private readonly places: Places,
+  ) {}
+
+  async postingChanged(tx: Executor, posting: PostingSnapshot): Promise<void> {
+    const store = new SearchStore(tx);
+    if (posting.expiredAt !== null) await store.remove(posting.sourcedPostingId);
+    else await store.put([searchRowOf(posting, this.places)]);
+  }
+
+  /** Indexes many postings in one transaction (the seed's batches); expired ones are left out. */
+  async indexMany(postings: readonly PostingSnapshot[]): Promise<void> {
+    const rows = postings
+      .filter((posting) => posting.expiredAt === null)
+      .map((posting) => searchRowOf(posting, this.places));
+    await this.store.inTransaction((store) => store.put(rows));
+  }
+}
