@@ -2,6 +2,15 @@ import type { MergedResolvers, ResolvingEverything } from './graphql/api.js';
 import type { KnownApi } from './accounts/api-catalogue.js';
 import type { Interviews } from './interviews/compose.js';
 import { INTERVIEW_API, INTERVIEW_API_ACCESS, interviewApi } from './interviews/graphql-api.js';
+import type { EmployerData } from './employer-data/compose.js';
+import {
+  EMPLOYER_DATA_API,
+  EMPLOYER_DATA_API_ACCESS,
+  employerDataApi,
+} from './employer-data/graphql/employer-data-api.js';
+import type { JobSync } from './job-sync/compose.js';
+import { JOB_SYNC_API } from './job-sync/graphql/caller.js';
+import { JOB_SYNC_API_ACCESS, jobSyncApi } from './job-sync/graphql/job-sync-api.js';
 import type { Webhooks } from './webhooks/compose.js';
 import { WEBHOOKS_API } from './webhooks/graphql/caller.js';
 import { WEBHOOKS_API_ACCESS, webhooksApi } from './webhooks/graphql/webhooks-api.js';
@@ -13,8 +22,17 @@ import { WEBHOOKS_API_ACCESS, webhooksApi } from './webhooks/graphql/webhooks-ap
 export function graphqlApis(deps: {
   interviews: Interviews;
   webhooks: Pick<Webhooks, 'endpoints' | 'deliveryLog'>;
+  jobSync: JobSync;
+  employerData: EmployerData;
+  /** PUBLIC_URL: base of the console pages the APIs link to. */
+  publicUrl: string;
 }) {
-  return [interviewApi(deps.interviews), webhooksApi(deps.webhooks)] as const;
+  return [
+    interviewApi(deps.interviews),
+    webhooksApi(deps.webhooks),
+    jobSyncApi(deps.jobSync, deps.publicUrl),
+    employerDataApi(deps.employerData),
+  ] as const;
 }
 
 /**
@@ -25,6 +43,8 @@ export function graphqlApis(deps: {
 export const API_CATALOGUE: readonly KnownApi[] = [
   { name: INTERVIEW_API, ...INTERVIEW_API_ACCESS },
   { name: WEBHOOKS_API, ...WEBHOOKS_API_ACCESS },
+  { name: JOB_SYNC_API, ...JOB_SYNC_API_ACCESS },
+  { name: EMPLOYER_DATA_API, ...EMPLOYER_DATA_API_ACCESS },
 ];
 
 /**

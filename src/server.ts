@@ -11,6 +11,7 @@ import type { Config } from './config.js';
 import { composeConsole } from './console/compose.js';
 import { composeCostBudgets } from './cost-budgets/compose.js';
 import { composeDeployment } from './deployment/compose.js';
+import { composeEmployerData } from './employer-data/compose.js';
 import { CONSOLE_PATHS, emailLinkUrls } from './console/paths.js';
 import {
   checkWritable,
@@ -26,6 +27,7 @@ import { SCHEMA_DOWNLOAD_PATH } from './graphql/schema-download.js';
 import { API_REFERENCE_PATHS, apiReferenceRouter } from './http/api-reference.js';
 import { homeRouter } from './http/home-page.js';
 import { composeInterviews } from './interviews/compose.js';
+import { composeJobSync } from './job-sync/compose.js';
 import type { InterviewLifecycle } from './interviews/lifecycle/interview-lifecycle.js';
 import { composeLobby } from './lobby/compose.js';
 import { composeRoom } from './room/compose.js';
@@ -116,6 +118,9 @@ function composeCapabilities(options: StartOptions) {
     recordings,
     outbox: calendarMail.observing(outbox),
   });
+  const employerData = composeEmployerData(shared);
+  // Posting changes tell the webhook outbox (and each observer) in their own transaction.
+  const jobSync = composeJobSync(shared, { outbox, employers: employerData.pairs, observers: [] });
   const lobby = composeLobby(shared, { interviews, sessions, recordings, calendar: calendarMail });
   const room = composeRoom(shared, { interviews, lobby, recordings, bus });
   const costBudgets = composeCostBudgets(shared);
@@ -130,7 +135,13 @@ function composeCapabilities(options: StartOptions) {
     calendarMail,
   });
   const graphql = composeGraphQL(shared, {
-    apis: graphqlApis({ interviews, webhooks }),
+    apis: graphqlApis({
+      interviews,
+      webhooks,
+      jobSync,
+      employerData,
+      publicUrl: config.publicUrl,
+    }),
     authenticate: options.authenticate ?? ((token) => oauth.verifier.authenticate(token)),
     access: accounts.apiAccessFacts,
     ...(costBudgets.admission && { budgets: costBudgets.admission }),
@@ -148,6 +159,8 @@ function composeCapabilities(options: StartOptions) {
     accounts,
     oauth,
     interviews,
+    jobSync,
+    employerData,
     recordings,
     lobby,
     room,

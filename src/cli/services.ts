@@ -11,6 +11,10 @@ import {
   type DocumentRegistration,
 } from '../graphql/persisted/compose.js';
 import { composeInterviews } from '../interviews/compose.js';
+import { composeJobSync } from '../job-sync/compose.js';
+import type { PostingWriter } from '../job-sync/posting-writer.js';
+import { composeEmployerData } from '../employer-data/compose.js';
+import type { EmployerPatcher } from '../employer-data/employer-patcher.js';
 import type { SweepCounts } from '../interviews/lifecycle/sweeper.js';
 import type { RecordedDeployment } from '../deployment/deployment-settings.js';
 import { composeGrants, composeOAuth } from '../oauth/compose.js';
@@ -56,6 +60,8 @@ export interface CliServices {
   graphqlDocuments: DocumentRegistration;
   /** `app budget`: each app's own GraphQL cost budget (audited). */
   budgets: BudgetSettings;
+  /** `demo`: postings (Job Sync) and the employers they cite (Employer Data). */
+  jobs: { postings: PostingWriter; employers: EmployerPatcher };
   /** Which database and issuer this run uses (`npm run cli` says so; tests composing it need not). */
   context?: CliContext;
 }
@@ -91,6 +97,8 @@ export function createCliServices(
     outbox,
   });
   const roomSweep = composeRoomSweep(shared, { interviews });
+  const employerData = composeEmployerData(shared);
+  const jobSync = composeJobSync(shared, { outbox, employers: employerData.pairs, observers: [] });
   return {
     accounts: accounts.accounts,
     apps: accounts.apps,
@@ -114,9 +122,19 @@ export function createCliServices(
     },
     graphqlDocuments: composeDocumentRegistration(
       shared,
-      () => composeApis(graphqlApis({ interviews, webhooks })).schema,
+      () =>
+        composeApis(
+          graphqlApis({
+            interviews,
+            webhooks,
+            jobSync,
+            employerData,
+            publicUrl: shared.config.publicUrl,
+          }),
+        ).schema,
     ),
     budgets: composeCostBudgets(shared).settings,
+    jobs: { postings: jobSync.writer, employers: employerData.patcher },
     context: options.context,
   };
 }

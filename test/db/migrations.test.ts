@@ -47,6 +47,8 @@ const TABLES = [
   'calendar_invitations',
   'calendar_mails',
   'calendar_mail_app_settings',
+  'job_postings',
+  'partner_employers',
 ];
 
 async function existingTables(db: Database): Promise<string[]> {
@@ -89,6 +91,8 @@ describeEachDialect(
         '0024_calendar_mails',
         '0026_recording_finalisation',
         '0027_decision_note_newlines',
+        '0028_job_postings',
+        '0029_partner_employers',
       ]);
       assert.deepEqual(await existingTables(db), TABLES);
       assert.deepEqual(await pendingMigrations(db), []);
@@ -96,6 +100,8 @@ describeEachDialect(
 
       const reverted = await rollbackAll(db);
       assert.deepEqual(reverted, [
+        '0029_partner_employers',
+        '0028_job_postings',
         '0027_decision_note_newlines',
         '0026_recording_finalisation',
         '0024_calendar_mails',

@@ -5,6 +5,8 @@ import { ChangeEpochStore } from '../../src/db/change-epochs.js';
 import type { AppRow } from '../../src/db/rows.js';
 import type { Interviews } from '../../src/interviews/compose.js';
 import type { Webhooks } from '../../src/webhooks/compose.js';
+import type { JobSync } from '../../src/job-sync/compose.js';
+import type { EmployerData } from '../../src/employer-data/compose.js';
 import type { Principal } from '../../src/oauth/principal.js';
 import { testCliServices } from '../support/compose.js';
 import { describeEachDialect } from '../support/databases.js';
@@ -48,7 +50,13 @@ describe('access per API: registrations', () => {
   });
 
   it('the catalogue the console and CLI show is the registrations, name for name', () => {
-    const apis = graphqlApis({ interviews: {} as Interviews, webhooks: {} as Webhooks });
+    const apis = graphqlApis({
+      interviews: {} as Interviews,
+      webhooks: {} as Webhooks,
+      jobSync: {} as JobSync,
+      employerData: {} as EmployerData,
+      publicUrl: 'http://127.0.0.1',
+    });
     const registered = apis.map((api) => ({ name: api.name, ...api.access }));
     assert.deepEqual(API_CATALOGUE, registered);
   });

@@ -6,10 +6,18 @@ import { composeApis, registrationProblems } from '../../src/graphql/api-registr
 import { readSdlModule, sdlModuleNames } from '../../src/graphql/schema.js';
 import type { Interviews } from '../../src/interviews/compose.js';
 import type { Webhooks } from '../../src/webhooks/compose.js';
+import type { JobSync } from '../../src/job-sync/compose.js';
+import type { EmployerData } from '../../src/employer-data/compose.js';
 
 /** The registered APIs; only their names and resolvers are looked at. */
-const apis = graphqlApis({ interviews: {} as Interviews, webhooks: {} as Webhooks });
-const [interview, webhooks] = apis;
+const apis = graphqlApis({
+  interviews: {} as Interviews,
+  webhooks: {} as Webhooks,
+  jobSync: {} as JobSync,
+  employerData: {} as EmployerData,
+  publicUrl: 'http://127.0.0.1',
+});
+const [interview, ...others] = apis;
 
 /** schema/ as it is, with some modules added or replaced. */
 function modulesWith(extra: Record<string, string> = {}): Map<string, string> {
@@ -29,7 +37,13 @@ function without(resolvers: object, type: string, field: string): object {
 
 describe('the APIs behind the gateway', () => {
   it('match the SDL files under schema/ one to one, every field resolved once', () => {
-    assert.deepEqual(sdlModuleNames(), ['common', 'interview', 'webhooks']);
+    assert.deepEqual(sdlModuleNames(), [
+      'common',
+      'employer-data',
+      'interview',
+      'job-sync',
+      'webhooks',
+    ]);
     assert.deepEqual(registrationProblems(apis), []);
   });
 
@@ -56,14 +70,14 @@ describe('the APIs behind the gateway', () => {
   it('name a field of an API’s SDL that its resolvers leave out', () => {
     const problems = registrationProblems([
       { ...interview, resolvers: without(interview.resolvers, 'VirtualInterviewEvent', 'title') },
-      webhooks,
+      ...others,
     ]);
     assert.deepEqual(problems, [
       'the interview API has no resolver for VirtualInterviewEvent.title (schema/interview.graphql)',
     ]);
     const root = registrationProblems([
       { ...interview, resolvers: without(interview.resolvers, 'Query', 'virtualInterviewEvents') },
-      webhooks,
+      ...others,
     ]);
     assert.deepEqual(root, [
       'the interview API has no resolver for Query.virtualInterviewEvents (schema/interview.graphql)',
@@ -72,7 +86,7 @@ describe('the APIs behind the gateway', () => {
 
   it('name a resolver for what the API’s SDL does not define', () => {
     const resolvers = { ...interview.resolvers, PageInfo: { hasNextPage: () => false } };
-    assert.deepEqual(registrationProblems([{ ...interview, resolvers }, webhooks]), [
+    assert.deepEqual(registrationProblems([{ ...interview, resolvers }, ...others]), [
       'the interview API resolves PageInfo.hasNextPage, which schema/interview.graphql does not define',
     ]);
   });
@@ -103,11 +117,11 @@ describe('the APIs behind the gateway', () => {
   it('stop the gateway from starting when they do not match, saying why', () => {
     const broken: GraphQLApi = {
       ...interview,
-      resolvers: without(interview.resolvers, 'EmployerJob', 'id'),
+      resolvers: without(interview.resolvers, 'VirtualInterviewJobInfo', 'title'),
     };
     assert.throws(
-      () => composeApis([broken, webhooks]),
-      /do not match schema\/:\n- the interview API has no resolver for EmployerJob\.id/,
+      () => composeApis([broken, ...others]),
+      /do not match schema\/:\n- the interview API has no resolver for VirtualInterviewJobInfo\.title/,
     );
   });
 
@@ -119,16 +133,29 @@ describe('the APIs behind the gateway', () => {
       settleNow: () => 'settle',
     } as unknown as Interviews;
     const webhooks = { endpoints: 'endpoints', deliveryLog: 'log' } as unknown as Webhooks;
-    const { createContext } = composeApis(graphqlApis({ interviews, webhooks }));
+    const jobSync = { writer: 'postings', now: () => 42 } as unknown as JobSync;
+    const employerData = { patcher: 'patcher' } as unknown as EmployerData;
+    const { createContext } = composeApis(
+      graphqlApis({ interviews, webhooks, jobSync, employerData, publicUrl: 'http://x' }),
+    );
     const request = { requestId: 'r-1' } as Parameters<typeof createContext>[0];
-    const { webhookAttempts, ...context } = createContext(request) as Record<string, unknown>;
+    const {
+      webhookAttempts,
+      jobSync: { postings, ...jobSyncPart },
+      ...context
+    } = createContext(request) as unknown as Record<string, unknown> & {
+      jobSync: Record<string, unknown>;
+    };
     assert.ok(webhookAttempts instanceof DataLoader, 'a loader of this request');
+    assert.ok(postings instanceof DataLoader, 'a loader of this request');
+    assert.deepEqual(jobSyncPart, { writer: 'postings', now: 42, publicUrl: 'http://x' });
     assert.deepEqual(context, {
       requestId: 'r-1',
       loaders: 'loaders',
       interviews: { writer: 'writer', finder: 'finder' },
       settle: 'settle',
       webhooks: { endpoints: 'endpoints', deliveryLog: 'log' },
+      employerData: { patcher: 'patcher' },
     });
   });
 });

@@ -2,6 +2,8 @@ import { graphqlApis } from '../../src/apis.js';
 import { composeApis } from '../../src/graphql/api-registry.js';
 import type { Interviews } from '../../src/interviews/compose.js';
 import type { Webhooks } from '../../src/webhooks/compose.js';
+import type { JobSync } from '../../src/job-sync/compose.js';
+import type { EmployerData } from '../../src/employer-data/compose.js';
 
 /**
  * The gateway's schema and list sizes over every registered API, as composeGraphQL builds them,
@@ -9,5 +11,11 @@ import type { Webhooks } from '../../src/webhooks/compose.js';
  * reached: createContext is never called).
  */
 export const gatewayApis = composeApis(
-  graphqlApis({ interviews: {} as Interviews, webhooks: {} as Webhooks }),
+  graphqlApis({
+    interviews: {} as Interviews,
+    webhooks: {} as Webhooks,
+    jobSync: {} as JobSync,
+    employerData: {} as EmployerData,
+    publicUrl: 'http://127.0.0.1',
+  }),
 );
