@@ -13,13 +13,16 @@ export function pathText(path: InputPath): string {
     .join('');
 }
 
-/** A rule an input value breaks, with where the value sits; nothing was written. */
+/**
+ * A rule an input value breaks, with where the value sits; nothing was written. (Not `path`:
+ * graphql-js takes an error with a `path` array for one of its own and would not wrap it.)
+ */
 export class InputProblem extends ValidationError {
   constructor(
     message: string,
-    readonly path: InputPath,
+    readonly inputPath: InputPath,
   ) {
-    super(message, pathText(path));
+    super(message, pathText(inputPath));
   }
 }
 

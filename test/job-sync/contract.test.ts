@@ -274,7 +274,7 @@ describeEachDialect(
       remote.body.location = {
         country: 'DE',
         remoteType: 'Fully Remote',
-      } as Posting['body']['location'];
+      } as unknown as Posting['body']['location'];
       const placement = postingInput('placement');
       Object.assign(placement.metadata.jobSource, {
         sourceName: 'Staffers',

@@ -12,7 +12,7 @@ export function itemError(
   problem: DomainError,
   inputPath: ReadonlyArray<string | number>,
 ): GraphQLError {
-  const within = problem instanceof InputProblem ? problem.path : [];
+  const within = problem instanceof InputProblem ? problem.inputPath : [];
   return new GraphQLError(problem.message, {
     extensions: {
       code: problem instanceof NotFoundError ? 'NOT_FOUND' : 'BAD_USER_INPUT',
