@@ -24,6 +24,8 @@ export function jobSyncApi(
     name: JOB_SYNC_API,
     access: JOB_SYNC_API_ACCESS,
     resolvers: jobSyncResolvers,
+    // A batch of 100 postings with long descriptions is far past BODY_LIMIT_BYTES.
+    largeBodyRootFields: ['Mutation.jobsIngest', 'Mutation.createSourcedJobPostings'],
     createContext: (request) => ({
       jobSync: {
         writer: jobSync.writer,
