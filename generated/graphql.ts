@@ -7,9 +7,9 @@ import type { InterviewerOutcome } from '../src/interviews/interviewer-outcome.j
 import type { EventPage } from '../src/interviews/event-page.js';
 import type { EndpointView } from '../src/webhooks/endpoint-service.js';
 import type { JobsIngestParent, CreateResultsParent, ExpiryResultsParent, ExpiryInputParent, EmployerJobParent, SeatsParent, PostStatusParent, SurfaceParent } from '../src/job-sync/graphql/parents.js';
-import type { PostingOutcome, ExpiryOutcome } from '../src/job-sync/posting-writer.js';
+import type { PostingOutcome, ExpiryOutcome } from '../src/job-sync/outcomes.js';
 import type { StoredPosting, StoredSalary } from '../src/job-sync/posting.js';
-import type { PatchOutcome } from '../src/employer-data/employer-patcher.js';
+import type { PatchOutcome } from '../src/employer-data/patch-outcome.js';
 import type { GatewayContext } from '../src/graphql/context.js';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;

@@ -6,19 +6,13 @@ import { DomainError } from '../errors.js';
 import { checkEmployerIdentifiers } from '../validation/employer-identifiers.js';
 import { InputProblem } from '../validation/input-text.js';
 import type { EmployerStore, PartnerEmployerRow } from './employer-store.js';
+import type { PatchOutcome } from './patch-outcome.js';
 import { checkEmployerName, patchedAttributes, type EmployerAttributes } from './employer-rules.js';
 
 /** The app calling, and the partner (its owner account) whose employers it may patch. */
 export interface PatchingApp {
   appId: string;
   ownerUserId: string;
-}
-
-/** What `patchEmployer` answers. */
-export interface PatchOutcome {
-  employerKey: string;
-  /** True when the employer was created or changed. */
-  changed: boolean;
 }
 
 /** An employer another app of the partner created: only that app may change it. */

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import express, { Router } from 'express';
+import { Router } from 'express';
 import {
   GraphQLError,
   getOperationAST,
@@ -20,7 +20,6 @@ import type { TemporarilyUnavailable } from '../errors.js';
 import {
   mountErrorHandlers,
   mountPost,
-  type PlainHandler,
   type PlainNext,
   type PlainRequest,
   type PostEndpoint,

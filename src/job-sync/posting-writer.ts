@@ -11,6 +11,7 @@ import {
   type StoredPosting,
 } from './posting.js';
 import type { PostingNotices } from './posting-notices.js';
+import type { ExpiryOutcome, PostingOutcome } from './outcomes.js';
 import type { PostingKey, PostingStore } from './posting-store.js';
 import { checkPosting } from './rules/posting-rules.js';
 
@@ -23,21 +24,6 @@ export const REACTIVATION_WINDOW_MS = 30 * 24 * 60 * 60 * 1000;
 export interface PostingOwner {
   appId: string;
   employerId: string;
-}
-
-/** What became of one posting of the input, at its index. */
-export interface PostingOutcome {
-  index: number;
-  posting: StoredPosting | null;
-  problem: DomainError | null;
-}
-
-/** What became of one id to expire, at its index. */
-export interface ExpiryOutcome {
-  index: number;
-  requestedId: string;
-  trackingKey: string | null;
-  problem: DomainError | null;
 }
 
 /**

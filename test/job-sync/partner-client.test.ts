@@ -106,11 +106,15 @@ describeEachDialect(
     it('refuses the same large body for any other operation', async () => {
       const padding = 'x'.repeat(150 * 1024);
       const { status, body } = await graphql(
-        `mutation ($pad: ID!) {
-          patchEmployer(input: { id: { type: "partner-ats", id: $pad }, employerName: "Padded" }) {
-            responseCode
+        `
+          mutation ($pad: ID!) {
+            patchEmployer(
+              input: { id: { type: "partner-ats", id: $pad }, employerName: "Padded" }
+            ) {
+              responseCode
+            }
           }
-        }`,
+        `,
         { pad: padding },
       );
       assert.equal(status, 200);

@@ -1,5 +1,5 @@
 import type { StoredPosting } from '../posting.js';
-import type { ExpiryOutcome, PostingOutcome } from '../posting-writer.js';
+import type { ExpiryOutcome, PostingOutcome } from '../outcomes.js';
 
 /** `jobsIngest`: a namespace; its fields do the work. */
 export type JobsIngestParent = Record<string, never>;
