@@ -45,7 +45,7 @@ module.exports = {
       to: {
         path: '^src/',
         pathNot:
-          '^src/(db|graphql|http|oauth|observability|validation)/|^src/(clock|config|errors|shared-dependencies)\\.ts$',
+          '^src/(db|graphql|http|oauth|observability|validation)/|^src/(byte-budget|clock|config|errors|shared-dependencies)\\.ts$',
       },
     },
     {

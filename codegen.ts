@@ -1,6 +1,7 @@
 import type { CodegenConfig } from '@graphql-codegen/cli';
 
 const ROWS = '../src/db/rows.js';
+const JOB_SYNC = '../src/job-sync';
 const OFFSET_DATE_TIME = '../src/graphql/scalars/date-time.js#OffsetDateTime';
 
 const config: CodegenConfig = {
@@ -47,6 +48,8 @@ const config: CodegenConfig = {
           WebUrl: 'string',
           LanguageCode: 'string',
           CountryCode: 'string',
+          CurrencyCode: 'string',
+          Int64: { input: 'string', output: 'string | number' },
         },
         mappers: {
           VirtualInterviewEvent: `${ROWS}#EventRow`,
@@ -63,6 +66,29 @@ const config: CodegenConfig = {
           JobSearchPayload: '../src/job-search/job-search.js#SearchPage',
           JobSearchResult: '../src/job-search/job-search.js#SearchResult',
           JobSearchJob: '../src/job-search/indexed-posting.js#SearchRow',
+          JobsIngestMutations: `${JOB_SYNC}/graphql/parents.js#JobsIngestParent`,
+          CreateSourcedJobPostingsPayload: `${JOB_SYNC}/graphql/parents.js#CreateResultsParent`,
+          CreateSourcedJobPostingResult: `${JOB_SYNC}/outcomes.js#PostingOutcome`,
+          SourcedJobPosting: `${JOB_SYNC}/posting.js#StoredPosting`,
+          ExpireSourcedJobsBySourcedPostingIdPayload: `${JOB_SYNC}/graphql/parents.js#ExpiryResultsParent`,
+          ExpireSourcedJobBySourcedPostingIdResult: `${JOB_SYNC}/outcomes.js#ExpiryOutcome`,
+          ExpireSourcedJobBySourcedPostingIdInfo: `${JOB_SYNC}/graphql/parents.js#ExpiryInputParent`,
+          EmployerJob: `${JOB_SYNC}/graphql/parents.js#EmployerJobParent`,
+          EmployerJobSeatsConnection: `${JOB_SYNC}/graphql/parents.js#SeatsParent`,
+          EmployerJobSeat: `${JOB_SYNC}/posting.js#StoredPosting`,
+          JobPost: `${JOB_SYNC}/posting.js#StoredPosting`,
+          JobPostStatus: `${JOB_SYNC}/graphql/parents.js#PostStatusParent`,
+          JobPostGlobalStatus: `${JOB_SYNC}/graphql/parents.js#PostStatusParent`,
+          JobPostSurfaceStatus: `${JOB_SYNC}/graphql/parents.js#SurfaceParent`,
+          EmployerJobManagementUrls: `${JOB_SYNC}/posting.js#StoredPosting`,
+          EmployerJobData: `${JOB_SYNC}/posting.js#StoredPosting`,
+          EmployerJobSalary: `${JOB_SYNC}/posting.js#StoredSalary`,
+          EmployerJobLocation: `${JOB_SYNC}/posting.js#StoredPosting`,
+          EmployerJobExternalPostingMetadata: `${JOB_SYNC}/posting.js#StoredPosting`,
+          EmployerJobRoleData: `${JOB_SYNC}/posting.js#StoredPosting`,
+          EmployerJobDescription: `${JOB_SYNC}/posting.js#StoredPosting`,
+          EmployerJobRoleMetaData: `${JOB_SYNC}/posting.js#StoredPosting`,
+          PatchEmployerPayload: '../src/employer-data/patch-outcome.js#PatchOutcome',
         },
       },
     },

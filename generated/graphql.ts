@@ -9,6 +9,10 @@ import type { EndpointView } from '../src/webhooks/endpoint-service.js';
 import type { DispositionNamespace, DispositionPage } from '../src/disposition-sync/disposition.js';
 import type { SearchPage, SearchResult } from '../src/job-search/job-search.js';
 import type { SearchRow } from '../src/job-search/indexed-posting.js';
+import type { JobsIngestParent, CreateResultsParent, ExpiryResultsParent, ExpiryInputParent, EmployerJobParent, SeatsParent, PostStatusParent, SurfaceParent } from '../src/job-sync/graphql/parents.js';
+import type { PostingOutcome, ExpiryOutcome } from '../src/job-sync/outcomes.js';
+import type { StoredPosting, StoredSalary } from '../src/job-sync/posting.js';
+import type { PatchOutcome } from '../src/employer-data/patch-outcome.js';
 import type { GatewayContext } from '../src/graphql/context.js';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -27,6 +31,11 @@ export type Scalars = {
    * `CreateVirtualInterviewEventInput.countryCode`.
    */
   CountryCode: { input: string; output: string; }
+  /**
+   * A currency code of three uppercase letters from ISO 4217, for example `USD`. A lowercase value
+   * or a code that names no currency is rejected.
+   */
+  CurrencyCode: { input: string; output: string; }
   /**
    * An instant together with the UTC offset it is written in, as an RFC 3339 date-time string:
    * `YYYY-MM-DDTHH:MM:SS[.fraction]` followed by `Z` or `±HH:MM`, for example
@@ -50,6 +59,12 @@ export type Scalars = {
    * letter case is kept.
    */
   EmailAddress: { input: string; output: string; }
+  /**
+   * A signed 64-bit whole number. Input: a JSON number that is a whole number, or a string of
+   * digits (with an optional leading minus) for values past 2^53. Output: a JSON number up to
+   * 2^53 - 1, a string of digits past it.
+   */
+  Int64: { input: string; output: string | number; }
   /**
    * A language code of two or three lowercase letters from ISO 639, for example `en`. An uppercase
    * value is rejected rather than converted. Which codes the Interview API supports is listed on
@@ -130,6 +145,25 @@ export type AtsApplicationIdentifierInput = {
   requisitionId: Scalars['String']['input'];
 };
 
+/**
+ * A problem with one attribute. Deprecated on the platform: problems come as GraphQL `errors`, and
+ * this list is always empty here.
+ */
+export type AttributeUpdateError = {
+  __typename?: 'AttributeUpdateError';
+  /** More about it. */
+  detail: Maybe<Scalars['String']['output']>;
+  /** What went wrong. */
+  message: Scalars['String']['output'];
+  /** What to do about it. */
+  suggestion: Maybe<Scalars['String']['output']>;
+};
+
+/** How a `patchEmployer` call went. Deprecated on the platform: read the GraphQL `errors` instead. */
+export type AttributeUpdateResponseCode =
+  /** Every attribute was stored. */
+  | 'OK';
+
 /** The event to cancel. */
 export type CancelVirtualInterviewEventInput = {
   /** Id of the event to cancel. */
@@ -141,6 +175,60 @@ export type CancelVirtualInterviewEventPayload = {
   __typename?: 'CancelVirtualInterviewEventPayload';
   /** The cancelled event. */
   event: VirtualInterviewEvent;
+};
+
+/** Attributes of an employer in one country. */
+export type CountrySpecificEmployerAttributesInput = {
+  /** The country these attributes hold in. */
+  country: Scalars['CountryCode']['input'];
+  /** How many people the employer employs there. */
+  employees?: InputMaybe<EmployerEmployeesCount>;
+  /** Deprecated and always true: the entry also becomes the worldwide (`ww_WW`) default. */
+  isGlobalDefault?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Deprecated: use `phoneNumber`. */
+  phoneNum?: InputMaybe<Scalars['String']['input']>;
+  /** The employer's phone number (digits, spaces and `+ ( ) . -`; 5 to 30 characters). */
+  phoneNumber?: InputMaybe<Scalars['String']['input']>;
+  /**
+   * The employer's tax id, at most 100 characters; in Japan, for a `JURIDICAL_PERSON`, the
+   * 13-digit corporate number.
+   */
+  taxId?: InputMaybe<Scalars['String']['input']>;
+  /**
+   * The employer's website: an absolute `http` or `https` URL of at most 400 characters;
+   * anything else is refused with the constraint `@DossierUrlConstraint`.
+   */
+  websiteUrl?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** One posting. */
+export type CreateSourcedJobPostingInput = {
+  /** How job seekers apply; without it they apply on the posting's `metadata.url`. */
+  applyMethod?: InputMaybe<SourcedJobPostingApplyMethodInput>;
+  /** What job seekers read. */
+  body: SourcedJobPostingBodyInput;
+  /** Where the posting comes from and how it is keyed. */
+  metadata: SourcedJobPostingMetadataInput;
+};
+
+/** What became of one posting. */
+export type CreateSourcedJobPostingResult = {
+  __typename?: 'CreateSourcedJobPostingResult';
+  /** The posting as stored; null when it was rejected, with an entry in `errors` for it. */
+  jobPosting: Maybe<SourcedJobPosting>;
+};
+
+/** The postings of one `createSourcedJobPostings` call. */
+export type CreateSourcedJobPostingsInput = {
+  /** 1 to 100 postings, no two with the same `sourceName` and `jobPostingId`. */
+  jobPostings: Array<CreateSourcedJobPostingInput>;
+};
+
+/** The results of `createSourcedJobPostings`. */
+export type CreateSourcedJobPostingsPayload = {
+  __typename?: 'CreateSourcedJobPostingsPayload';
+  /** One result per posting of the input, in the same order. */
+  results: Array<CreateSourcedJobPostingResult>;
 };
 
 /** Everything needed to schedule a new event. */
@@ -257,12 +345,218 @@ export type DisableWebhookEndpointPayload = {
   endpoint: WebhookEndpoint;
 };
 
-/** A job the employer posted on the platform, referred to by its id. */
-export type EmployerJob = {
-  __typename?: 'EmployerJob';
-  /** Id of the employer's job. */
-  id: Scalars['ID']['output'];
+/**
+ * Attributes of an employer. Each list entry replaces the stored entry for its country (or its
+ * country and language); entries of other countries stay.
+ */
+export type EmployerAttributesInput = {
+  /** Attributes that hold in one country (at most 50 entries, one per country). */
+  countrySpecificAttributes?: InputMaybe<Array<CountrySpecificEmployerAttributesInput>>;
+  /** Whether the employer is a company or a person. */
+  employerType?: InputMaybe<EmployerType>;
+  /** Attributes for the Japanese new-graduate market. */
+  jpNewGradsAttributes?: InputMaybe<JpNewGradsEmployerAttributesInput>;
+  /** Attributes in one language for one country (at most 50 entries, one per country and language). */
+  localeSpecificAttributes?: InputMaybe<Array<LocaleSpecificEmployerAttributesInput>>;
 };
+
+/** How many people an employer employs. */
+export type EmployerEmployeesCount =
+  /** One. */
+  | 'ERv1_1'
+  /** 1 to 50. */
+  | 'ERv1_1_50'
+  /** 2 to 10. */
+  | 'ERv1_2_10'
+  /** 11 to 50. */
+  | 'ERv1_11_50'
+  /** 51 to 200. */
+  | 'ERv1_51_200'
+  /** 201 to 500. */
+  | 'ERv1_201_500'
+  /** 501 to 1,000. */
+  | 'ERv1_501_1000'
+  /** 1,001 to 5,000. */
+  | 'ERv1_1001_5000'
+  /** 5,001 to 10,000. */
+  | 'ERv1_5001_10000'
+  /** More than 10,000. */
+  | 'ERv1_10000_PLUS';
+
+/**
+ * Names one employer: a type the platform issues to the partner and the partner's own id for the
+ * employer. The same pair goes in `jobSource.employerIds` of the postings of that employer.
+ */
+export type EmployerIdentifiersInput = {
+  /** The partner's id of the employer (1 to 255 characters, no control characters). */
+  id: Scalars['ID']['input'];
+  /** The identifier type issued to the partner (1 to 100 letters, digits, `.`, `_`, `:` or `-`). */
+  type: Scalars['String']['input'];
+};
+
+/**
+ * A job of the employer. Read through `node`, or as the job of an Interview API interviewee: then
+ * only `id` is certain, and the other fields are read from the employer's posting with that id
+ * (empty or null when the employer has none).
+ */
+export type EmployerJob = Node & {
+  __typename?: 'EmployerJob';
+  /**
+   * The job's id: its `employerJobId` when read through `node`; as the interviewee was given it
+   * when read through the Interview API.
+   */
+  id: Scalars['ID']['output'];
+  /** The job as posted; null when the id names no posting. */
+  jobData: Maybe<EmployerJobData>;
+  /** Where the employer manages the job; null when the id names no posting. */
+  managementUrls: Maybe<EmployerJobManagementUrls>;
+  /** The role's text; null when the id names no posting. */
+  roleData: Maybe<EmployerJobRoleData>;
+  /**
+   * Where the job is posted: one seat per posting (this twin has no multi-seat jobs); empty when
+   * the id names no posting of the employer.
+   */
+  seats: Array<EmployerJobSeat>;
+  /** The same seats as a connection, as some clients read them. */
+  seatsConnection: EmployerJobSeatsConnection;
+};
+
+/** A job as posted. */
+export type EmployerJobData = {
+  __typename?: 'EmployerJobData';
+  /** The company's name. */
+  company: Scalars['String']['output'];
+  /** When the posting was first created (UTC). */
+  dateCreated: Scalars['DateTime']['output'];
+  /** When the posting went live (UTC); null while it is `PENDING`. */
+  datePostedOnIndeed: Maybe<Scalars['DateTime']['output']>;
+  /** The public page of the job (`metadata.url`). */
+  externalJobPageUrl: Maybe<Scalars['WebUrl']['output']>;
+  /** How the partner keyed the posting. */
+  externalPostingMetadata: EmployerJobExternalPostingMetadata;
+  /** Where the job is. */
+  jobLocation: EmployerJobLocation;
+  /** The pay; null when none was given. */
+  salary: Maybe<EmployerJobSalary>;
+  /** The title. */
+  title: Scalars['String']['output'];
+};
+
+/** A job description. */
+export type EmployerJobDescription = {
+  __typename?: 'EmployerJobDescription';
+  /** The description as sent (HTML for `RICH_FORMATTING`). */
+  text: Scalars['String']['output'];
+};
+
+/** How the partner keyed a posting. */
+export type EmployerJobExternalPostingMetadata = {
+  __typename?: 'EmployerJobExternalPostingMetadata';
+  /** Campaign categories (none here). */
+  campaignCategories: Array<Scalars['String']['output']>;
+  /** True: the posting came through Job Sync. */
+  isIntegratedJob: Maybe<Scalars['Boolean']['output']>;
+  /** The partner's `jobPostingId`. */
+  jobPostingId: Maybe<Scalars['ID']['output']>;
+  /** The partner's `jobRequisitionId`. */
+  jobRequisitionId: Maybe<Scalars['ID']['output']>;
+  /** The location as sent. */
+  rawInputLocation: Maybe<Scalars['String']['output']>;
+  /** Tracking URLs (none here). */
+  trackingUrls: Array<Scalars['WebUrl']['output']>;
+};
+
+/** Where a job is. */
+export type EmployerJobLocation = {
+  __typename?: 'EmployerJobLocation';
+  /** The city: `cityRegionPostal` up to its first comma; null when not given. */
+  city: Maybe<Scalars['String']['output']>;
+  /** The country. */
+  countryCode: Scalars['CountryCode']['output'];
+  /** The street address, `cityRegionPostal` and the country, joined. */
+  fullAddress: Scalars['String']['output'];
+  /** The postal code: the last part of `cityRegionPostal` when it holds a digit; else null. */
+  postalCode: Maybe<Scalars['String']['output']>;
+};
+
+/** Where the employer manages a job. */
+export type EmployerJobManagementUrls = {
+  __typename?: 'EmployerJobManagementUrls';
+  /** The page that shows the posting: the posting app's postings tab on the partner console. */
+  viewJob: Scalars['WebUrl']['output'];
+};
+
+/** The text of a role. */
+export type EmployerJobRoleData = {
+  __typename?: 'EmployerJobRoleData';
+  /** The company's name. */
+  company: Scalars['String']['output'];
+  /** The description. */
+  description: EmployerJobDescription;
+  /** Facts about the posting. */
+  metaData: EmployerJobRoleMetaData;
+  /** The title. */
+  title: Scalars['String']['output'];
+};
+
+/** Facts about a posting. */
+export type EmployerJobRoleMetaData = {
+  __typename?: 'EmployerJobRoleMetaData';
+  /** When the posting was first created (UTC). */
+  dateCreated: Scalars['DateTime']['output'];
+  /** True: the posting came through Job Sync. */
+  isExternalIntegratedJob: Scalars['Boolean']['output'];
+};
+
+/** The pay of a job. */
+export type EmployerJobSalary = {
+  __typename?: 'EmployerJobSalary';
+  /** True: the pay was given. */
+  basePaySpecified: Scalars['Boolean']['output'];
+  /** The currency. */
+  currency: Scalars['CurrencyCode']['output'];
+  /** The most pay, in major units; null when not given. */
+  maximumMajor: Maybe<Scalars['Float']['output']>;
+  /** The most pay, in minor units; null when not given. */
+  maximumMinor: Maybe<Scalars['Int64']['output']>;
+  /** The least pay, in major units (dollars for USD). */
+  minimumMajor: Scalars['Float']['output'];
+  /** The least pay, in minor units. */
+  minimumMinor: Scalars['Int64']['output'];
+  /** What the amounts are paid for (`HOUR`, `YEAR`, ...). */
+  period: Scalars['String']['output'];
+};
+
+/** One place a job is posted. */
+export type EmployerJobSeat = {
+  __typename?: 'EmployerJobSeat';
+  /** Campaign categories of the seat (none here). */
+  campaignCategories: Array<Scalars['String']['output']>;
+  /** The posting of the seat. */
+  jobPost: JobPost;
+  /** The location as the partner sent it (`cityRegionPostal`, else the country). */
+  rawLocation: Maybe<Scalars['String']['output']>;
+};
+
+/** The seats of a job. */
+export type EmployerJobSeatsConnection = {
+  __typename?: 'EmployerJobSeatsConnection';
+  /** Every seat (at most one). */
+  seats: Array<EmployerJobSeat>;
+};
+
+/** Who leads an employer. */
+export type EmployerLeaderInput = {
+  /** The leader's name, at most 200 characters. */
+  name?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** Whether an employer is a company or a person. */
+export type EmployerType =
+  /** A company or another organisation. */
+  | 'JURIDICAL_PERSON'
+  /** A person employing in their own name. */
+  | 'NATURAL_PERSON';
 
 /** The endpoint to enable. */
 export type EnableWebhookEndpointInput = {
@@ -282,6 +576,44 @@ export type Exactly = {
   __typename?: 'Exactly';
   /** The amount. */
   value: Scalars['Float']['output'];
+};
+
+/** The id a posting was asked to expire by. */
+export type ExpireSourcedJobBySourcedPostingIdInfo = {
+  __typename?: 'ExpireSourcedJobBySourcedPostingIdInfo';
+  /** The id as sent. */
+  sourcedPostingId: Scalars['ID']['output'];
+};
+
+/** One posting to expire. */
+export type ExpireSourcedJobBySourcedPostingIdInput = {
+  /** Its `sourcedPostingId` or its `employerJobId`. */
+  sourcedPostingId: Scalars['ID']['input'];
+};
+
+/** What became of one posting to expire. */
+export type ExpireSourcedJobBySourcedPostingIdResult = {
+  __typename?: 'ExpireSourcedJobBySourcedPostingIdResult';
+  /** The input this result answers. */
+  inputData: ExpireSourcedJobInputData;
+  /** A key of this expiry (a UUID); null when the id named no posting, with an entry in `errors`. */
+  trackingKey: Maybe<Scalars['String']['output']>;
+};
+
+/** The input a result of an expiry answers. */
+export type ExpireSourcedJobInputData = ExpireSourcedJobBySourcedPostingIdInfo;
+
+/** The postings to expire. */
+export type ExpireSourcedJobsBySourcedPostingIdInput = {
+  /** 1 to 100 postings. */
+  jobs: Array<ExpireSourcedJobBySourcedPostingIdInput>;
+};
+
+/** The results of `expireSourcedJobsBySourcedPostingId`. */
+export type ExpireSourcedJobsBySourcedPostingIdPayload = {
+  __typename?: 'ExpireSourcedJobsBySourcedPostingIdPayload';
+  /** One result per job of the input, in the same order. */
+  results: Array<ExpireSourcedJobBySourcedPostingIdResult>;
 };
 
 /** A disposition that was not stored. */
@@ -368,6 +700,15 @@ export type IndeedDispositionStatus =
   /** The applicant withdrew. */
   | 'WITHDRAWN';
 
+/** Whether a job starts with a probationary period. */
+export type JobHasProbationaryPeriod =
+  /** It does not. */
+  | 'NO'
+  /** Not said. */
+  | 'UNKNOWN'
+  /** It does. */
+  | 'YES';
+
 /** A job, as sent. */
 export type JobIdentifier = {
   __typename?: 'JobIdentifier';
@@ -396,6 +737,87 @@ export type JobIdentifierInput = {
   /** The job key on the platform. */
   indeedJobKey?: InputMaybe<Scalars['String']['input']>;
 };
+
+/** A posting and where it stands. */
+export type JobPost = {
+  __typename?: 'JobPost';
+  /** The posting's `employerJobId`. */
+  id: Scalars['ID']['output'];
+  /**
+   * Where the posting stands, globally and on each surface asked for (the `INDEED` surface
+   * when `input` is omitted).
+   */
+  status: Maybe<JobPostStatus>;
+};
+
+
+/** A posting and where it stands. */
+export type JobPostStatusArgs = {
+  input?: InputMaybe<JobPostStatusInput>;
+};
+
+/** Where a posting stands everywhere. */
+export type JobPostGlobalStatus = {
+  __typename?: 'JobPostGlobalStatus';
+  /** True while the posting is `ACTIVE` and takes applications through `indeedApply`. */
+  isIndeedApplyActive: Scalars['Boolean']['output'];
+  /** `PENDING` until it is indexed, `ACTIVE` while live, `INACTIVE` once expired. */
+  lifecycleStatus: Maybe<JobPostLifecycleStatus>;
+};
+
+/** A posting's stage. */
+export type JobPostLifecycleStatus =
+  /** Live. */
+  | 'ACTIVE'
+  /** Expired. */
+  | 'INACTIVE'
+  /** Accepted and being indexed (`JOB_SYNC_INDEXING_DELAY_MS` after it was created or reactivated). */
+  | 'PENDING';
+
+/** Where a posting stands. */
+export type JobPostStatus = {
+  __typename?: 'JobPostStatus';
+  /** Where it stands everywhere. */
+  globalStatus: JobPostGlobalStatus;
+  /** Where it stands on each surface asked for. */
+  surfaceStatuses: Array<JobPostSurfaceStatus>;
+};
+
+/** The surfaces a status is asked for. */
+export type JobPostStatusInput = {
+  /** 1 to 10 surfaces. */
+  surfaceContexts?: InputMaybe<Array<JobPostSurfaceContextInput>>;
+};
+
+/** One surface. */
+export type JobPostSurfaceContextInput = {
+  /** The surface's placement id, such as `INDEED`. */
+  placementId: Scalars['String']['input'];
+  /** How the status is to be communicated (accepted, not used). */
+  statusCommunicationSettings?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** Where a posting stands on one surface. */
+export type JobPostSurfaceStatus = {
+  __typename?: 'JobPostSurfaceStatus';
+  /** Whether sponsorship the surface requires is missing (never, here). */
+  isMissingRequiredSponsorship: Scalars['Boolean']['output'];
+  /** Whether the surface rejected the posting (never, here). */
+  isRejected: Maybe<Scalars['Boolean']['output']>;
+  /** Whether the surface shows the posting only when sponsored (never, here). */
+  isSponsorshipRequired: Scalars['Boolean']['output'];
+  /** The surface's placement id. */
+  placementId: Scalars['String']['output'];
+};
+
+/** Whether an applicant must give something. */
+export type JobRequirement =
+  /** Not asked. */
+  | 'NO'
+  /** Asked, not required. */
+  | 'OPTIONAL'
+  /** Required. */
+  | 'YES';
 
 /** A posting's pay. */
 export type JobSearchCompensation = {
@@ -722,6 +1144,66 @@ export type JobSeekerIdentifierInput = {
   indeedJobSeekerKey?: InputMaybe<Scalars['String']['input']>;
 };
 
+/** Job Sync's changes. */
+export type JobsIngestMutations = {
+  __typename?: 'JobsIngestMutations';
+  /**
+   * Creates, updates or reactivates up to 100 postings. A posting is keyed by `sourceName` and
+   * `jobPostingId` (for the calling app and the token's employer): a new key creates a posting,
+   * a known one updates it, and an expired one is reactivated (keeping its `sourcedPostingId`
+   * when it expired at most 30 days before, with a new one after). Results come in input order; a
+   * rejected posting has a null `jobPosting` and an entry in `errors` whose `path` ends in
+   * `results`, its index and `jobPosting`. More than 100 postings, an empty list or two entries
+   * with the same key reject the whole request with `BAD_USER_INPUT`.
+   */
+  createSourcedJobPostings: Maybe<CreateSourcedJobPostingsPayload>;
+  /**
+   * Expires up to 100 postings by `sourcedPostingId` (or `employerJobId`): they turn `INACTIVE`
+   * at once. Expiring an expired posting changes nothing and succeeds. An id that names no
+   * posting of the calling app and the token's employer has a null `trackingKey` and an entry in
+   * `errors` (`NOT_FOUND`) whose `path` ends in `results`, its index and `trackingKey`.
+   */
+  expireSourcedJobsBySourcedPostingId: Maybe<ExpireSourcedJobsBySourcedPostingIdPayload>;
+};
+
+
+/** Job Sync's changes. */
+export type JobsIngestMutationsCreateSourcedJobPostingsArgs = {
+  input?: InputMaybe<CreateSourcedJobPostingsInput>;
+};
+
+
+/** Job Sync's changes. */
+export type JobsIngestMutationsExpireSourcedJobsBySourcedPostingIdArgs = {
+  input: ExpireSourcedJobsBySourcedPostingIdInput;
+};
+
+/** Attributes for the Japanese new-graduate market. */
+export type JpNewGradsEmployerAttributesInput = {
+  /** Whether the employer hires new graduates. */
+  hiresNewGraduates?: InputMaybe<Scalars['Boolean']['input']>;
+  /** How many new graduates it plans to hire this year. */
+  plannedNewGraduateHires?: InputMaybe<Scalars['Int']['input']>;
+};
+
+/** Attributes of an employer in one language for one country. */
+export type LocaleSpecificEmployerAttributesInput = {
+  /** The country. */
+  country: Scalars['CountryCode']['input'];
+  /** What the employer does, at most 10,000 characters. */
+  description?: InputMaybe<Scalars['String']['input']>;
+  /** Where the employer's headquarters are, at most 500 characters. */
+  headquarterAddress?: InputMaybe<Scalars['String']['input']>;
+  /** Whether this entry is also the employer's worldwide default. */
+  isGlobalDefault?: Scalars['Boolean']['input'];
+  /** The language (`ww` is refused: the worldwide entry is written from `isGlobalDefault`). */
+  language: Scalars['LanguageCode']['input'];
+  /** Who leads the employer. */
+  leader?: InputMaybe<EmployerLeaderInput>;
+  /** The employer's name in this language, 1 to 60 characters. */
+  localizedName?: InputMaybe<Scalars['String']['input']>;
+};
+
 /**
  * Changes. Each API behind the gateway adds its operations here; each operation's description
  * says what kind of access token it needs.
@@ -741,6 +1223,14 @@ export type Mutation = {
    * looks exactly like one that does not exist.
    */
   cancelVirtualInterviewEvent: CancelVirtualInterviewEventPayload;
+  /**
+   * The same as `jobsIngest { createSourcedJobPostings }`, at the root, as some older partner
+   * integrations call it.
+   *
+   * Needs an access token with `employer_access` issued for one employer, and the app enabled for
+   * Job Sync, else `FORBIDDEN`.
+   */
+  createSourcedJobPostings: Maybe<CreateSourcedJobPostingsPayload>;
   /**
    * Schedules a new event with zero or one interviewee and up to 49 invited interviewers. The
    * caller is added as an interviewer automatically: the signed-in user for a token from the
@@ -781,12 +1271,29 @@ export type Mutation = {
    */
   enableWebhookEndpoint: Maybe<EnableWebhookEndpointPayload>;
   /**
+   * Job Sync's changes, as the platform namespaces them: `jobsIngest { createSourcedJobPostings
+   * expireSourcedJobsBySourcedPostingId }`.
+   *
+   * Needs an access token with `employer_access` issued for one employer (client credentials with
+   * the `employer` parameter), and the app enabled for Job Sync, else `FORBIDDEN`.
+   */
+  jobsIngest: Maybe<JobsIngestMutations>;
+  /**
    * Disposition Sync's operations: `partnerDisposition { send(input: ...) { ... } }`.
    *
    * Needs a token with the `employer_access` scope and an app enabled for Disposition Sync, else
    * `FORBIDDEN`.
    */
   partnerDisposition: Maybe<PartnerDispositionMutation>;
+  /**
+   * Creates the employer named by `input.id` or, when the calling partner has one with that
+   * `{type, id}` already, updates it. Creating needs `employerName`. An employer created by
+   * another app of the same partner is protected: changing it answers `FORBIDDEN`.
+   *
+   * Needs the app's client-credentials token (no scope needed; with or without `employer`), and
+   * the app enabled for the Employer Data API, else `FORBIDDEN`.
+   */
+  patchEmployer: Maybe<PatchEmployerPayload>;
   /**
    * Puts every `FAILED` delivery of an endpoint created at or after `since` back in the queue,
    * each with a fresh retry schedule and keeping its `webhook-id`. A disabled endpoint, or a `since`
@@ -859,6 +1366,18 @@ export type MutationCancelVirtualInterviewEventArgs = {
  * Each mutation either applies completely or not at all. Invalid input is reported with
  * `BAD_USER_INPUT` and a message that names the offending field.
  */
+export type MutationCreateSourcedJobPostingsArgs = {
+  input?: InputMaybe<CreateSourcedJobPostingsInput>;
+};
+
+
+/**
+ * Changes. Each API behind the gateway adds its operations here; each operation's description
+ * says what kind of access token it needs.
+ *
+ * Each mutation either applies completely or not at all. Invalid input is reported with
+ * `BAD_USER_INPUT` and a message that names the offending field.
+ */
 export type MutationCreateVirtualInterviewEventArgs = {
   input: CreateVirtualInterviewEventInput;
 };
@@ -909,6 +1428,18 @@ export type MutationDisableWebhookEndpointArgs = {
  */
 export type MutationEnableWebhookEndpointArgs = {
   input: EnableWebhookEndpointInput;
+};
+
+
+/**
+ * Changes. Each API behind the gateway adds its operations here; each operation's description
+ * says what kind of access token it needs.
+ *
+ * Each mutation either applies completely or not at all. Invalid input is reported with
+ * `BAD_USER_INPUT` and a message that names the offending field.
+ */
+export type MutationPatchEmployerArgs = {
+  input: PatchEmployerInput;
 };
 
 
@@ -981,6 +1512,12 @@ export type MutationUpdateVirtualInterviewEventArgs = {
  */
 export type MutationUpdateWebhookEndpointArgs = {
   input: UpdateWebhookEndpointInput;
+};
+
+/** An object that `node` and `nodes` fetch by id. */
+export type Node = {
+  /** The object's id. */
+  id: Scalars['ID']['output'];
 };
 
 /** Where a page sits within a paginated list. */
@@ -1115,6 +1652,36 @@ export type PartnerDispositionsConnection = {
   pageInfo: PageInfo;
 };
 
+/** What `patchEmployer` sets. */
+export type PatchEmployerInput = {
+  /** The attributes to set; null changes none. */
+  employerAttributes?: InputMaybe<EmployerAttributesInput>;
+  /**
+   * The employer's name: required to create, at most 255 characters (UTF-16 code units), without
+   * an email address and without a run of 8 or more digits. Copied to the global localized name
+   * unless one is set.
+   */
+  employerName?: InputMaybe<Scalars['String']['input']>;
+  /** The employer to create or update. */
+  id: EmployerIdentifiersInput;
+};
+
+/** The outcome of `patchEmployer`. */
+export type PatchEmployerPayload = {
+  __typename?: 'PatchEmployerPayload';
+  /** True when the employer was created or changed; false when the patch changed nothing. */
+  attributeUpdated: Scalars['Boolean']['output'];
+  /**
+   * The employer key of the created or updated employer (this twin's addition: which field of
+   * the platform's payload carries it is not public).
+   */
+  employerKey: Scalars['ID']['output'];
+  /** Always empty: problems come as GraphQL `errors` (kept for clients that select it). */
+  errors: Array<AttributeUpdateError>;
+  /** `OK` when the employer was stored. */
+  responseCode: AttributeUpdateResponseCode;
+};
+
 /**
  * Reads. Each API behind the gateway adds its operations here; each operation's description says
  * what kind of access token it needs.
@@ -1147,6 +1714,23 @@ export type Query = {
    * `BAD_USER_INPUT` with a message naming the argument.
    */
   jobSearch: Maybe<JobSearchPayload>;
+  /**
+   * Fetches one object by id: a posting as an `EmployerJob`, by its `sourcedPostingId` (UUID) or
+   * its `employerJobId` (base64 IRI). An id that names no posting of the token's employer answers
+   * null.
+   *
+   * Needs an access token with `employer_access` issued for one employer (client credentials with
+   * the `employer` parameter), and the app enabled for Job Sync, else `FORBIDDEN`.
+   */
+  node: Maybe<Node>;
+  /**
+   * Fetches objects by id (1 to 100), each as `node` would: the answer has one entry per id, in
+   * the same order, null for an id that names nothing the caller may see.
+   *
+   * Needs an access token with `employer_access` issued for one employer, and the app enabled for
+   * Job Sync, else `FORBIDDEN`.
+   */
+  nodes: Maybe<Array<Maybe<Node>>>;
   /**
    * The dispositions the calling app sent for the employer of its token (for a token without an
    * employer: those it sent with such a token), the latest `statusChangeDateTime` first
@@ -1215,6 +1799,36 @@ export type QueryJobSearchArgs = {
   location?: InputMaybe<JobSearchLocationInput>;
   sort?: InputMaybe<JobSearchSort>;
   what?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+/**
+ * Reads. Each API behind the gateway adds its operations here; each operation's description says
+ * what kind of access token it needs.
+ *
+ * Every operation needs a bearer access token. Every list in an answer has a bound (stated on the
+ * field or argument that returns it). An operation that could answer more objects than the server
+ * allows with every list full, or whose answer grows past the server's limits while it runs, is
+ * refused whole with `BAD_USER_INPUT`; ask for fewer items with `first` or fewer ids, or select
+ * fewer nested connections.
+ */
+export type QueryNodeArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+/**
+ * Reads. Each API behind the gateway adds its operations here; each operation's description says
+ * what kind of access token it needs.
+ *
+ * Every operation needs a bearer access token. Every list in an answer has a bound (stated on the
+ * field or argument that returns it). An operation that could answer more objects than the server
+ * allows with every list full, or whose answer grows past the server's limits while it runs, is
+ * refused whole with `BAD_USER_INPUT`; ask for fewer items with `first` or fewer ids, or select
+ * fewer nested connections.
+ */
+export type QueryNodesArgs = {
+  ids: Array<Scalars['ID']['input']>;
 };
 
 
@@ -1385,6 +1999,242 @@ export type SortDirection =
   | 'ASC'
   /** Largest (latest) value first. */
   | 'DESC';
+
+/**
+ * A stored posting's ids. Store `sourcedPostingId` after every call: a posting reactivated more
+ * than 30 days after it expired gets a new one.
+ */
+export type SourcedJobPosting = {
+  __typename?: 'SourcedJobPosting';
+  /** The same posting's id as a base64 IRI, as `EmployerJob.id` and webhooks show it. */
+  employerJobId: Scalars['ID']['output'];
+  /** The posting's id (a UUID). */
+  sourcedPostingId: Scalars['ID']['output'];
+};
+
+/** How job seekers apply. */
+export type SourcedJobPostingApplyMethodInput = {
+  /** Apply on the platform; applications are POSTed to `postUrl`. */
+  indeedApply?: InputMaybe<SourcedJobPostingIndeedApplyInput>;
+};
+
+/** Questions asked of applicants, each as the partner's JSON text of one question. */
+export type SourcedJobPostingApplyQuestionsDetailsInput = {
+  /** US equal-employment questions, at most 50. */
+  demographicQuestions?: Array<Scalars['String']['input']>;
+  /** General questions, at most 50. */
+  questions?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** Questions about the job, at most 50. */
+  screenerQuestions?: Array<Scalars['String']['input']>;
+};
+
+/** The text of a posting. */
+export type SourcedJobPostingBodyInput = {
+  /** One string per benefit (at most 50, each at most 200 characters); `[]` when there are none. */
+  benefits: Array<Scalars['String']['input']>;
+  /**
+   * The job description, 1 to 65,000 bytes of UTF-8 (an ASCII character is one byte, others two
+   * to four). HTML when `descriptionFormatting` is `RICH_FORMATTING`.
+   */
+  description: Scalars['String']['input'];
+  /** Whether `description` is plain text or HTML. */
+  descriptionFormatting?: SourcedJobPostingFormattingType;
+  /** Whether the job starts with a probationary period. */
+  hasProbationaryPeriod?: JobHasProbationaryPeriod;
+  /** Where the job is. */
+  location: SourcedJobPostingLocationInput;
+  /** The probation's terms (Japan). */
+  probationaryPeriod?: InputMaybe<SourcedJobPostingProbationaryPeriodInput>;
+  /** The pay. */
+  salary?: InputMaybe<SourcedJobPostingSalaryInput>;
+  /** A sub-header, at most 200 characters. */
+  subtitle?: InputMaybe<Scalars['String']['input']>;
+  /** The job title only (no employment type, place or other details): 1 to 200 characters. */
+  title: Scalars['String']['input'];
+};
+
+/** How to reach a contact. */
+export type SourcedJobPostingContactInfoInput = {
+  /** Their email address. */
+  contactEmail?: InputMaybe<Scalars['EmailAddress']['input']>;
+  /** Their name, at most 200 characters. */
+  contactName?: InputMaybe<Scalars['String']['input']>;
+  /** Their phone number (digits, spaces and `+ ( ) . -`; 5 to 30 characters, at least 5 digits). */
+  contactPhone?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** Pay details. */
+export type SourcedJobPostingFineGrainedSalaryInput = {
+  /** Whether overtime pay is fixed. */
+  fixedOvertimePay?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Fixed overtime pay per period, in minor units. */
+  fixedOvertimeSalaryMinor?: InputMaybe<Scalars['Int64']['input']>;
+  /** Statutory overtime hours per period. */
+  statutoryOvertimeHours?: InputMaybe<Scalars['Float']['input']>;
+  /** Overtime hours per period. */
+  totalOvertimeHours?: InputMaybe<Scalars['Float']['input']>;
+  /** The total pay per period, in minor units; greater than 0. */
+  totalSalaryMinor?: InputMaybe<Scalars['Int64']['input']>;
+  /** The least working hours per period (1 when the period is `HOUR`). */
+  workingHours?: InputMaybe<Scalars['Float']['input']>;
+};
+
+/** How a description is written. */
+export type SourcedJobPostingFormattingType =
+  /** HTML. */
+  | 'RICH_FORMATTING'
+  /** Plain text. */
+  | 'TEXT';
+
+/** How applications reach the partner. */
+export type SourcedJobPostingIndeedApplyInput = {
+  /** Sent by some partner clients; accepted and not stored. */
+  apiToken?: InputMaybe<Scalars['String']['input']>;
+  /** An `http` or `https` URL that answers the questions as JSON. */
+  applyQuestions?: InputMaybe<Scalars['String']['input']>;
+  /** The questions themselves. */
+  applyQuestionsDetails?: InputMaybe<SourcedJobPostingApplyQuestionsDetailsInput>;
+  /** Whether a cover letter is asked. */
+  coverLetterRequired?: JobRequirement;
+  /** Echoed in each application POST, at most 4,000 characters. */
+  jobMeta?: InputMaybe<Scalars['String']['input']>;
+  /** How names are asked, at most 50 characters. */
+  nameFormat?: InputMaybe<Scalars['String']['input']>;
+  /** Whether the phone number is asked. */
+  phoneRequired?: JobRequirement;
+  /** Where applications are POSTed: an `https` URL. */
+  postUrl: Scalars['WebUrl']['input'];
+  /** Resume fields asked (Japan), at most 20. */
+  resumeFieldsOptional?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** Resume fields required (Japan), at most 20. */
+  resumeFieldsRequired?: InputMaybe<Array<Scalars['String']['input']>>;
+  /**
+   * Whether a resume is asked; `OPTIONAL` and `NO` need screener questions (`applyQuestions` or
+   * `applyQuestionsDetails.screenerQuestions`).
+   */
+  resumeRequired?: JobRequirement;
+};
+
+/** Someone to contact about a job. */
+export type SourcedJobPostingJobContactInput = {
+  /** How to reach them. */
+  contactInfo: SourcedJobPostingContactInfoInput;
+  /**
+   * The contact's roles: `contact` (exactly one contact of a posting has it), `hiringManager` or
+   * `recruiter`. One value or a list.
+   */
+  contactType: Array<Scalars['String']['input']>;
+};
+
+/** Who publishes a posting. */
+export type SourcedJobPostingJobSourceInput = {
+  /** The hiring company's name, 1 to 255 characters. */
+  companyName: Scalars['String']['input'];
+  /** The company's root website (for a franchise, the brand's). */
+  companyWebsite?: InputMaybe<Scalars['WebUrl']['input']>;
+  /**
+   * The employers of the posting, each a pair created with `patchEmployer` by the calling app (at
+   * most 10).
+   */
+  employerIds?: InputMaybe<Array<EmployerIdentifiersInput>>;
+  /** Whether the job is a placement; then `sourceType` must be `Staffing Agency`. */
+  isPlacement?: Scalars['Boolean']['input'];
+  /** Which of the partner's feeds it comes from, at most 255 characters. */
+  originFeedSystemName?: InputMaybe<Scalars['String']['input']>;
+  /** The parent organisation, 1 to 255 characters: with `jobPostingId` the upsert key. */
+  sourceName: Scalars['String']['input'];
+  /** `Employer` (also an ad agency or RPO), `Job Board` or `Staffing Agency`. */
+  sourceType: Scalars['String']['input'];
+};
+
+/** Where a job is. */
+export type SourcedJobPostingLocationInput = {
+  /**
+   * City, region and postal code, such as `Austin, TX, 78701` (at most 200 characters). Required
+   * unless `remoteType` is `Fully Remote`.
+   */
+  cityRegionPostal?: InputMaybe<Scalars['String']['input']>;
+  /** The country. */
+  country: Scalars['CountryCode']['input'];
+  /**
+   * How remote the job is: `Fully Remote`, `Hybrid Remote` or `Temporarily Remote`; omitted for
+   * a job done on site.
+   */
+  remoteType?: InputMaybe<Scalars['String']['input']>;
+  /** The street address, at most 200 characters. */
+  streetAddress?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** Where a posting comes from and how it is keyed. */
+export type SourcedJobPostingMetadataInput = {
+  /** Who to contact about the job (at most 10): exactly one with the type `contact`. */
+  contacts?: InputMaybe<Array<SourcedJobPostingJobContactInput>>;
+  /**
+   * When the job was published, as an ISO 8601 date-time with a UTC offset or `Z` (seconds
+   * optional, such as `2024-05-01T10:00Z`); not in the future. When reactivating, the reactivation
+   * date. Omitted: now.
+   */
+  datePublished?: InputMaybe<Scalars['String']['input']>;
+  /** The evergreen requisition id, at most 255 characters. */
+  evergreenRequisitionId?: InputMaybe<Scalars['String']['input']>;
+  /** The partner's reference of the job (1 to 255 characters); with `sourceName` the upsert key. */
+  jobPostingId: Scalars['String']['input'];
+  /** The requisition id, at most 255 characters; need not be unique. */
+  jobRequisitionId?: InputMaybe<Scalars['String']['input']>;
+  /** Who publishes the posting. */
+  jobSource: SourcedJobPostingJobSourceInput;
+  /** The talent pool id, at most 255 characters. */
+  talentPoolId?: InputMaybe<Scalars['String']['input']>;
+  /** How the job is classified. */
+  taxonomyClassification?: InputMaybe<SourcedJobPostingTaxonomyClassificationInput>;
+  /** The public page of the job; the description must match it. */
+  url?: InputMaybe<Scalars['WebUrl']['input']>;
+};
+
+/** The probation's terms. */
+export type SourcedJobPostingProbationaryPeriodInput = {
+  /** The conditions, at most 2,000 characters. */
+  probationaryConditions?: InputMaybe<Scalars['String']['input']>;
+  /** The pay during probation. */
+  probationarySalary?: InputMaybe<SourcedJobPostingSalaryInput>;
+};
+
+/** The pay of a job, in minor units of its currency (cents for USD). */
+export type SourcedJobPostingSalaryInput = {
+  /** The currency. */
+  currency: Scalars['CurrencyCode']['input'];
+  /** Pay details (required for jobs in Japan). */
+  fineGrainedSalaryInformation?: InputMaybe<SourcedJobPostingFineGrainedSalaryInput>;
+  /** The most pay per period, in minor units; greater than 0 and not less than `minimumMinor`. */
+  maximumMinor?: InputMaybe<Scalars['Int64']['input']>;
+  /** The least pay per period, in minor units; greater than 0. */
+  minimumMinor: Scalars['Int64']['input'];
+  /**
+   * What the amounts are paid for: `DAY`, `HOUR`, `MILE`, `MONTH`, `WEEK`, `YEAR`, `TASK` or
+   * `SHIFT`. `TASK` needs `taskBasedSalaryInformation`.
+   */
+  period: Scalars['String']['input'];
+  /** What one task is, for a `TASK` period. */
+  taskBasedSalaryInformation?: InputMaybe<SourcedJobPostingTaskBasedSalaryInput>;
+};
+
+/** What one task of a `TASK` salary is. */
+export type SourcedJobPostingTaskBasedSalaryInput = {
+  /** The task, 1 to 200 characters. */
+  taskDescription: Scalars['String']['input'];
+};
+
+/** How a job is classified. */
+export type SourcedJobPostingTaxonomyClassificationInput = {
+  /** Categories of the job (at most 10, each at most 200 characters). */
+  categories?: InputMaybe<Array<Scalars['String']['input']>>;
+  /**
+   * Job types (at most 10): `Full-time`, `Part-time`, `Internship`, `Volunteer`,
+   * `Apprenticeship`, `Contract`, `Temporary`, `Per diem`, `Permanent`, or a five-character
+   * taxonomy SUID such as `CF3CP`.
+   */
+  jobTypes?: InputMaybe<Array<Scalars['String']['input']>>;
+};
 
 /**
  * One change to an existing event. Set exactly one field: the field that is set decides what
@@ -2130,6 +2980,7 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 
 /** Mapping of union types */
 export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = {
+  ExpireSourcedJobInputData: ( ExpiryInputParent );
   JobSearchSalaryRange:
     | ( AtLeast )
     | ( AtMost )
@@ -2137,11 +2988,15 @@ export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = {
     | ( Range )
   ;
   VirtualInterviewJob:
-    | ( EmployerJob )
+    | ( EmployerJobParent )
     | ( VirtualInterviewJobInfo )
   ;
 };
 
+/** Mapping of interface types */
+export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = {
+  Node: ( EmployerJobParent );
+};
 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
@@ -2152,32 +3007,71 @@ export type ResolversTypes = {
   AtMost: ResolverTypeWrapper<AtMost>;
   AtsApplicationIdentifier: ResolverTypeWrapper<AtsApplicationIdentifier>;
   AtsApplicationIdentifierInput: AtsApplicationIdentifierInput;
+  AttributeUpdateError: ResolverTypeWrapper<AttributeUpdateError>;
+  AttributeUpdateResponseCode: AttributeUpdateResponseCode;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   CancelVirtualInterviewEventInput: CancelVirtualInterviewEventInput;
   CancelVirtualInterviewEventPayload: ResolverTypeWrapper<Omit<CancelVirtualInterviewEventPayload, 'event'> & { event: ResolversTypes['VirtualInterviewEvent'] }>;
   CountryCode: ResolverTypeWrapper<Scalars['CountryCode']['output']>;
+  CountrySpecificEmployerAttributesInput: CountrySpecificEmployerAttributesInput;
+  CreateSourcedJobPostingInput: CreateSourcedJobPostingInput;
+  CreateSourcedJobPostingResult: ResolverTypeWrapper<PostingOutcome>;
+  CreateSourcedJobPostingsInput: CreateSourcedJobPostingsInput;
+  CreateSourcedJobPostingsPayload: ResolverTypeWrapper<CreateResultsParent>;
   CreateVirtualInterviewEventInput: CreateVirtualInterviewEventInput;
   CreateVirtualInterviewEventPayload: ResolverTypeWrapper<Omit<CreateVirtualInterviewEventPayload, 'event'> & { event: ResolversTypes['VirtualInterviewEvent'] }>;
   CreateWebhookEndpointInput: CreateWebhookEndpointInput;
   CreateWebhookEndpointPayload: ResolverTypeWrapper<Omit<CreateWebhookEndpointPayload, 'endpoint'> & { endpoint: ResolversTypes['WebhookEndpoint'] }>;
+  CurrencyCode: ResolverTypeWrapper<Scalars['CurrencyCode']['output']>;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
   DeleteWebhookEndpointInput: DeleteWebhookEndpointInput;
   DeleteWebhookEndpointPayload: ResolverTypeWrapper<DeleteWebhookEndpointPayload>;
   DisableWebhookEndpointInput: DisableWebhookEndpointInput;
   DisableWebhookEndpointPayload: ResolverTypeWrapper<Omit<DisableWebhookEndpointPayload, 'endpoint'> & { endpoint: ResolversTypes['WebhookEndpoint'] }>;
   EmailAddress: ResolverTypeWrapper<Scalars['EmailAddress']['output']>;
-  EmployerJob: ResolverTypeWrapper<EmployerJob>;
+  EmployerAttributesInput: EmployerAttributesInput;
+  EmployerEmployeesCount: EmployerEmployeesCount;
+  EmployerIdentifiersInput: EmployerIdentifiersInput;
+  EmployerJob: ResolverTypeWrapper<EmployerJobParent>;
+  EmployerJobData: ResolverTypeWrapper<StoredPosting>;
+  EmployerJobDescription: ResolverTypeWrapper<StoredPosting>;
+  EmployerJobExternalPostingMetadata: ResolverTypeWrapper<StoredPosting>;
+  EmployerJobLocation: ResolverTypeWrapper<StoredPosting>;
+  EmployerJobManagementUrls: ResolverTypeWrapper<StoredPosting>;
+  EmployerJobRoleData: ResolverTypeWrapper<StoredPosting>;
+  EmployerJobRoleMetaData: ResolverTypeWrapper<StoredPosting>;
+  EmployerJobSalary: ResolverTypeWrapper<StoredSalary>;
+  EmployerJobSeat: ResolverTypeWrapper<StoredPosting>;
+  EmployerJobSeatsConnection: ResolverTypeWrapper<SeatsParent>;
+  EmployerLeaderInput: EmployerLeaderInput;
+  EmployerType: EmployerType;
   EnableWebhookEndpointInput: EnableWebhookEndpointInput;
   EnableWebhookEndpointPayload: ResolverTypeWrapper<Omit<EnableWebhookEndpointPayload, 'endpoint'> & { endpoint: ResolversTypes['WebhookEndpoint'] }>;
   Exactly: ResolverTypeWrapper<Exactly>;
+  ExpireSourcedJobBySourcedPostingIdInfo: ResolverTypeWrapper<ExpiryInputParent>;
+  ExpireSourcedJobBySourcedPostingIdInput: ExpireSourcedJobBySourcedPostingIdInput;
+  ExpireSourcedJobBySourcedPostingIdResult: ResolverTypeWrapper<ExpiryOutcome>;
+  ExpireSourcedJobInputData: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['ExpireSourcedJobInputData']>;
+  ExpireSourcedJobsBySourcedPostingIdInput: ExpireSourcedJobsBySourcedPostingIdInput;
+  ExpireSourcedJobsBySourcedPostingIdPayload: ResolverTypeWrapper<ExpiryResultsParent>;
   FailedPartnerDisposition: ResolverTypeWrapper<FailedPartnerDisposition>;
   FindVirtualInterviewEventsInput: FindVirtualInterviewEventsInput;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   IndeedDispositionStatus: IndeedDispositionStatus;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
+  Int64: ResolverTypeWrapper<Scalars['Int64']['output']>;
+  JobHasProbationaryPeriod: JobHasProbationaryPeriod;
   JobIdentifier: ResolverTypeWrapper<JobIdentifier>;
   JobIdentifierInput: JobIdentifierInput;
+  JobPost: ResolverTypeWrapper<StoredPosting>;
+  JobPostGlobalStatus: ResolverTypeWrapper<PostStatusParent>;
+  JobPostLifecycleStatus: JobPostLifecycleStatus;
+  JobPostStatus: ResolverTypeWrapper<PostStatusParent>;
+  JobPostStatusInput: JobPostStatusInput;
+  JobPostSurfaceContextInput: JobPostSurfaceContextInput;
+  JobPostSurfaceStatus: ResolverTypeWrapper<SurfaceParent>;
+  JobRequirement: JobRequirement;
   JobSearchCompensation: ResolverTypeWrapper<Omit<JobSearchCompensation, 'baseSalary' | 'estimated'> & { baseSalary: Maybe<ResolversTypes['JobSearchSalary']>, estimated: Maybe<ResolversTypes['JobSearchEstimatedCompensation']> }>;
   JobSearchCompositeFilterInput: JobSearchCompositeFilterInput;
   JobSearchDateFilterInput: JobSearchDateFilterInput;
@@ -2207,8 +3101,12 @@ export type ResolversTypes = {
   JobSearchUnitOfWork: JobSearchUnitOfWork;
   JobSeekerIdentifier: ResolverTypeWrapper<JobSeekerIdentifier>;
   JobSeekerIdentifierInput: JobSeekerIdentifierInput;
+  JobsIngestMutations: ResolverTypeWrapper<JobsIngestParent>;
+  JpNewGradsEmployerAttributesInput: JpNewGradsEmployerAttributesInput;
   LanguageCode: ResolverTypeWrapper<Scalars['LanguageCode']['output']>;
+  LocaleSpecificEmployerAttributesInput: LocaleSpecificEmployerAttributesInput;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  Node: ResolverTypeWrapper<ResolversInterfaceTypes<ResolversTypes>['Node']>;
   PageInfo: ResolverTypeWrapper<PageInfo>;
   PartnerDisposition: ResolverTypeWrapper<PartnerDisposition>;
   PartnerDispositionEdge: ResolverTypeWrapper<PartnerDispositionEdge>;
@@ -2217,6 +3115,8 @@ export type ResolversTypes = {
   PartnerDispositionInput: PartnerDispositionInput;
   PartnerDispositionMutation: ResolverTypeWrapper<DispositionNamespace>;
   PartnerDispositionsConnection: ResolverTypeWrapper<DispositionPage>;
+  PatchEmployerInput: PatchEmployerInput;
+  PatchEmployerPayload: ResolverTypeWrapper<PatchOutcome>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Range: ResolverTypeWrapper<Range>;
   RecoverFailedWebhookDeliveriesInput: RecoverFailedWebhookDeliveriesInput;
@@ -2231,6 +3131,22 @@ export type ResolversTypes = {
   SendWebhookTestEventInput: SendWebhookTestEventInput;
   SendWebhookTestEventPayload: ResolverTypeWrapper<Omit<SendWebhookTestEventPayload, 'delivery'> & { delivery: Maybe<ResolversTypes['WebhookDelivery']> }>;
   SortDirection: SortDirection;
+  SourcedJobPosting: ResolverTypeWrapper<StoredPosting>;
+  SourcedJobPostingApplyMethodInput: SourcedJobPostingApplyMethodInput;
+  SourcedJobPostingApplyQuestionsDetailsInput: SourcedJobPostingApplyQuestionsDetailsInput;
+  SourcedJobPostingBodyInput: SourcedJobPostingBodyInput;
+  SourcedJobPostingContactInfoInput: SourcedJobPostingContactInfoInput;
+  SourcedJobPostingFineGrainedSalaryInput: SourcedJobPostingFineGrainedSalaryInput;
+  SourcedJobPostingFormattingType: SourcedJobPostingFormattingType;
+  SourcedJobPostingIndeedApplyInput: SourcedJobPostingIndeedApplyInput;
+  SourcedJobPostingJobContactInput: SourcedJobPostingJobContactInput;
+  SourcedJobPostingJobSourceInput: SourcedJobPostingJobSourceInput;
+  SourcedJobPostingLocationInput: SourcedJobPostingLocationInput;
+  SourcedJobPostingMetadataInput: SourcedJobPostingMetadataInput;
+  SourcedJobPostingProbationaryPeriodInput: SourcedJobPostingProbationaryPeriodInput;
+  SourcedJobPostingSalaryInput: SourcedJobPostingSalaryInput;
+  SourcedJobPostingTaskBasedSalaryInput: SourcedJobPostingTaskBasedSalaryInput;
+  SourcedJobPostingTaxonomyClassificationInput: SourcedJobPostingTaxonomyClassificationInput;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   TimeZone: ResolverTypeWrapper<Scalars['TimeZone']['output']>;
   UpdateVirtualInterviewEventInput: UpdateVirtualInterviewEventInput;
@@ -2292,31 +3208,64 @@ export type ResolversParentTypes = {
   AtMost: AtMost;
   AtsApplicationIdentifier: AtsApplicationIdentifier;
   AtsApplicationIdentifierInput: AtsApplicationIdentifierInput;
+  AttributeUpdateError: AttributeUpdateError;
   Boolean: Scalars['Boolean']['output'];
   CancelVirtualInterviewEventInput: CancelVirtualInterviewEventInput;
   CancelVirtualInterviewEventPayload: Omit<CancelVirtualInterviewEventPayload, 'event'> & { event: ResolversParentTypes['VirtualInterviewEvent'] };
   CountryCode: Scalars['CountryCode']['output'];
+  CountrySpecificEmployerAttributesInput: CountrySpecificEmployerAttributesInput;
+  CreateSourcedJobPostingInput: CreateSourcedJobPostingInput;
+  CreateSourcedJobPostingResult: PostingOutcome;
+  CreateSourcedJobPostingsInput: CreateSourcedJobPostingsInput;
+  CreateSourcedJobPostingsPayload: CreateResultsParent;
   CreateVirtualInterviewEventInput: CreateVirtualInterviewEventInput;
   CreateVirtualInterviewEventPayload: Omit<CreateVirtualInterviewEventPayload, 'event'> & { event: ResolversParentTypes['VirtualInterviewEvent'] };
   CreateWebhookEndpointInput: CreateWebhookEndpointInput;
   CreateWebhookEndpointPayload: Omit<CreateWebhookEndpointPayload, 'endpoint'> & { endpoint: ResolversParentTypes['WebhookEndpoint'] };
+  CurrencyCode: Scalars['CurrencyCode']['output'];
   DateTime: Scalars['DateTime']['output'];
   DeleteWebhookEndpointInput: DeleteWebhookEndpointInput;
   DeleteWebhookEndpointPayload: DeleteWebhookEndpointPayload;
   DisableWebhookEndpointInput: DisableWebhookEndpointInput;
   DisableWebhookEndpointPayload: Omit<DisableWebhookEndpointPayload, 'endpoint'> & { endpoint: ResolversParentTypes['WebhookEndpoint'] };
   EmailAddress: Scalars['EmailAddress']['output'];
-  EmployerJob: EmployerJob;
+  EmployerAttributesInput: EmployerAttributesInput;
+  EmployerIdentifiersInput: EmployerIdentifiersInput;
+  EmployerJob: EmployerJobParent;
+  EmployerJobData: StoredPosting;
+  EmployerJobDescription: StoredPosting;
+  EmployerJobExternalPostingMetadata: StoredPosting;
+  EmployerJobLocation: StoredPosting;
+  EmployerJobManagementUrls: StoredPosting;
+  EmployerJobRoleData: StoredPosting;
+  EmployerJobRoleMetaData: StoredPosting;
+  EmployerJobSalary: StoredSalary;
+  EmployerJobSeat: StoredPosting;
+  EmployerJobSeatsConnection: SeatsParent;
+  EmployerLeaderInput: EmployerLeaderInput;
   EnableWebhookEndpointInput: EnableWebhookEndpointInput;
   EnableWebhookEndpointPayload: Omit<EnableWebhookEndpointPayload, 'endpoint'> & { endpoint: ResolversParentTypes['WebhookEndpoint'] };
   Exactly: Exactly;
+  ExpireSourcedJobBySourcedPostingIdInfo: ExpiryInputParent;
+  ExpireSourcedJobBySourcedPostingIdInput: ExpireSourcedJobBySourcedPostingIdInput;
+  ExpireSourcedJobBySourcedPostingIdResult: ExpiryOutcome;
+  ExpireSourcedJobInputData: ResolversUnionTypes<ResolversParentTypes>['ExpireSourcedJobInputData'];
+  ExpireSourcedJobsBySourcedPostingIdInput: ExpireSourcedJobsBySourcedPostingIdInput;
+  ExpireSourcedJobsBySourcedPostingIdPayload: ExpiryResultsParent;
   FailedPartnerDisposition: FailedPartnerDisposition;
   FindVirtualInterviewEventsInput: FindVirtualInterviewEventsInput;
   Float: Scalars['Float']['output'];
   ID: Scalars['ID']['output'];
   Int: Scalars['Int']['output'];
+  Int64: Scalars['Int64']['output'];
   JobIdentifier: JobIdentifier;
   JobIdentifierInput: JobIdentifierInput;
+  JobPost: StoredPosting;
+  JobPostGlobalStatus: PostStatusParent;
+  JobPostStatus: PostStatusParent;
+  JobPostStatusInput: JobPostStatusInput;
+  JobPostSurfaceContextInput: JobPostSurfaceContextInput;
+  JobPostSurfaceStatus: SurfaceParent;
   JobSearchCompensation: Omit<JobSearchCompensation, 'baseSalary' | 'estimated'> & { baseSalary: Maybe<ResolversParentTypes['JobSearchSalary']>, estimated: Maybe<ResolversParentTypes['JobSearchEstimatedCompensation']> };
   JobSearchCompositeFilterInput: JobSearchCompositeFilterInput;
   JobSearchDateFilterInput: JobSearchDateFilterInput;
@@ -2343,8 +3292,12 @@ export type ResolversParentTypes = {
   JobSearchSalaryRange: ResolversUnionTypes<ResolversParentTypes>['JobSearchSalaryRange'];
   JobSeekerIdentifier: JobSeekerIdentifier;
   JobSeekerIdentifierInput: JobSeekerIdentifierInput;
+  JobsIngestMutations: JobsIngestParent;
+  JpNewGradsEmployerAttributesInput: JpNewGradsEmployerAttributesInput;
   LanguageCode: Scalars['LanguageCode']['output'];
+  LocaleSpecificEmployerAttributesInput: LocaleSpecificEmployerAttributesInput;
   Mutation: Record<PropertyKey, never>;
+  Node: ResolversInterfaceTypes<ResolversParentTypes>['Node'];
   PageInfo: PageInfo;
   PartnerDisposition: PartnerDisposition;
   PartnerDispositionEdge: PartnerDispositionEdge;
@@ -2353,6 +3306,8 @@ export type ResolversParentTypes = {
   PartnerDispositionInput: PartnerDispositionInput;
   PartnerDispositionMutation: DispositionNamespace;
   PartnerDispositionsConnection: DispositionPage;
+  PatchEmployerInput: PatchEmployerInput;
+  PatchEmployerPayload: PatchOutcome;
   Query: Record<PropertyKey, never>;
   Range: Range;
   RecoverFailedWebhookDeliveriesInput: RecoverFailedWebhookDeliveriesInput;
@@ -2366,6 +3321,21 @@ export type ResolversParentTypes = {
   SendPartnerDispositionPayload: SendPartnerDispositionPayload;
   SendWebhookTestEventInput: SendWebhookTestEventInput;
   SendWebhookTestEventPayload: Omit<SendWebhookTestEventPayload, 'delivery'> & { delivery: Maybe<ResolversParentTypes['WebhookDelivery']> };
+  SourcedJobPosting: StoredPosting;
+  SourcedJobPostingApplyMethodInput: SourcedJobPostingApplyMethodInput;
+  SourcedJobPostingApplyQuestionsDetailsInput: SourcedJobPostingApplyQuestionsDetailsInput;
+  SourcedJobPostingBodyInput: SourcedJobPostingBodyInput;
+  SourcedJobPostingContactInfoInput: SourcedJobPostingContactInfoInput;
+  SourcedJobPostingFineGrainedSalaryInput: SourcedJobPostingFineGrainedSalaryInput;
+  SourcedJobPostingIndeedApplyInput: SourcedJobPostingIndeedApplyInput;
+  SourcedJobPostingJobContactInput: SourcedJobPostingJobContactInput;
+  SourcedJobPostingJobSourceInput: SourcedJobPostingJobSourceInput;
+  SourcedJobPostingLocationInput: SourcedJobPostingLocationInput;
+  SourcedJobPostingMetadataInput: SourcedJobPostingMetadataInput;
+  SourcedJobPostingProbationaryPeriodInput: SourcedJobPostingProbationaryPeriodInput;
+  SourcedJobPostingSalaryInput: SourcedJobPostingSalaryInput;
+  SourcedJobPostingTaskBasedSalaryInput: SourcedJobPostingTaskBasedSalaryInput;
+  SourcedJobPostingTaxonomyClassificationInput: SourcedJobPostingTaxonomyClassificationInput;
   String: Scalars['String']['output'];
   TimeZone: Scalars['TimeZone']['output'];
   UpdateVirtualInterviewEventInput: UpdateVirtualInterviewEventInput;
@@ -2448,6 +3418,12 @@ export type AtsApplicationIdentifierResolvers<ContextType = GatewayContext, Pare
   requisitionId: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
+export type AttributeUpdateErrorResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['AttributeUpdateError'] = ResolversParentTypes['AttributeUpdateError']> = {
+  detail: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  message: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  suggestion: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
 export type CancelVirtualInterviewEventPayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CancelVirtualInterviewEventPayload'] = ResolversParentTypes['CancelVirtualInterviewEventPayload']> = {
   event: Resolver<ResolversTypes['VirtualInterviewEvent'], ParentType, ContextType>;
 };
@@ -2455,6 +3431,14 @@ export type CancelVirtualInterviewEventPayloadResolvers<ContextType = GatewayCon
 export interface CountryCodeScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['CountryCode'], any> {
   name: 'CountryCode';
 }
+
+export type CreateSourcedJobPostingResultResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CreateSourcedJobPostingResult'] = ResolversParentTypes['CreateSourcedJobPostingResult']> = {
+  jobPosting: Resolver<Maybe<ResolversTypes['SourcedJobPosting']>, ParentType, ContextType>;
+};
+
+export type CreateSourcedJobPostingsPayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CreateSourcedJobPostingsPayload'] = ResolversParentTypes['CreateSourcedJobPostingsPayload']> = {
+  results: Resolver<Array<ResolversTypes['CreateSourcedJobPostingResult']>, ParentType, ContextType>;
+};
 
 export type CreateVirtualInterviewEventPayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['CreateVirtualInterviewEventPayload'] = ResolversParentTypes['CreateVirtualInterviewEventPayload']> = {
   event: Resolver<ResolversTypes['VirtualInterviewEvent'], ParentType, ContextType>;
@@ -2464,6 +3448,10 @@ export type CreateWebhookEndpointPayloadResolvers<ContextType = GatewayContext, 
   endpoint: Resolver<ResolversTypes['WebhookEndpoint'], ParentType, ContextType>;
   secret: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
+
+export interface CurrencyCodeScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['CurrencyCode'], any> {
+  name: 'CurrencyCode';
+}
 
 export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['DateTime'], any> {
   name: 'DateTime';
@@ -2483,7 +3471,79 @@ export interface EmailAddressScalarConfig extends GraphQLScalarTypeConfig<Resolv
 
 export type EmployerJobResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['EmployerJob'] = ResolversParentTypes['EmployerJob']> = {
   id: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  jobData: Resolver<Maybe<ResolversTypes['EmployerJobData']>, ParentType, ContextType>;
+  managementUrls: Resolver<Maybe<ResolversTypes['EmployerJobManagementUrls']>, ParentType, ContextType>;
+  roleData: Resolver<Maybe<ResolversTypes['EmployerJobRoleData']>, ParentType, ContextType>;
+  seats: Resolver<Array<ResolversTypes['EmployerJobSeat']>, ParentType, ContextType>;
+  seatsConnection: Resolver<ResolversTypes['EmployerJobSeatsConnection'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type EmployerJobDataResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['EmployerJobData'] = ResolversParentTypes['EmployerJobData']> = {
+  company: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  dateCreated: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  datePostedOnIndeed: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  externalJobPageUrl: Resolver<Maybe<ResolversTypes['WebUrl']>, ParentType, ContextType>;
+  externalPostingMetadata: Resolver<ResolversTypes['EmployerJobExternalPostingMetadata'], ParentType, ContextType>;
+  jobLocation: Resolver<ResolversTypes['EmployerJobLocation'], ParentType, ContextType>;
+  salary: Resolver<Maybe<ResolversTypes['EmployerJobSalary']>, ParentType, ContextType>;
+  title: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type EmployerJobDescriptionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['EmployerJobDescription'] = ResolversParentTypes['EmployerJobDescription']> = {
+  text: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type EmployerJobExternalPostingMetadataResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['EmployerJobExternalPostingMetadata'] = ResolversParentTypes['EmployerJobExternalPostingMetadata']> = {
+  campaignCategories: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  isIntegratedJob: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  jobPostingId: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  jobRequisitionId: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  rawInputLocation: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  trackingUrls: Resolver<Array<ResolversTypes['WebUrl']>, ParentType, ContextType>;
+};
+
+export type EmployerJobLocationResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['EmployerJobLocation'] = ResolversParentTypes['EmployerJobLocation']> = {
+  city: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  countryCode: Resolver<ResolversTypes['CountryCode'], ParentType, ContextType>;
+  fullAddress: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  postalCode: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type EmployerJobManagementUrlsResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['EmployerJobManagementUrls'] = ResolversParentTypes['EmployerJobManagementUrls']> = {
+  viewJob: Resolver<ResolversTypes['WebUrl'], ParentType, ContextType>;
+};
+
+export type EmployerJobRoleDataResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['EmployerJobRoleData'] = ResolversParentTypes['EmployerJobRoleData']> = {
+  company: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  description: Resolver<ResolversTypes['EmployerJobDescription'], ParentType, ContextType>;
+  metaData: Resolver<ResolversTypes['EmployerJobRoleMetaData'], ParentType, ContextType>;
+  title: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type EmployerJobRoleMetaDataResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['EmployerJobRoleMetaData'] = ResolversParentTypes['EmployerJobRoleMetaData']> = {
+  dateCreated: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  isExternalIntegratedJob: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
+export type EmployerJobSalaryResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['EmployerJobSalary'] = ResolversParentTypes['EmployerJobSalary']> = {
+  basePaySpecified: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  currency: Resolver<ResolversTypes['CurrencyCode'], ParentType, ContextType>;
+  maximumMajor: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  maximumMinor: Resolver<Maybe<ResolversTypes['Int64']>, ParentType, ContextType>;
+  minimumMajor: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  minimumMinor: Resolver<ResolversTypes['Int64'], ParentType, ContextType>;
+  period: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type EmployerJobSeatResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['EmployerJobSeat'] = ResolversParentTypes['EmployerJobSeat']> = {
+  campaignCategories: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  jobPost: Resolver<ResolversTypes['JobPost'], ParentType, ContextType>;
+  rawLocation: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type EmployerJobSeatsConnectionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['EmployerJobSeatsConnection'] = ResolversParentTypes['EmployerJobSeatsConnection']> = {
+  seats: Resolver<Array<ResolversTypes['EmployerJobSeat']>, ParentType, ContextType>;
 };
 
 export type EnableWebhookEndpointPayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['EnableWebhookEndpointPayload'] = ResolversParentTypes['EnableWebhookEndpointPayload']> = {
@@ -2495,15 +3555,59 @@ export type ExactlyResolvers<ContextType = GatewayContext, ParentType extends Re
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
+export type ExpireSourcedJobBySourcedPostingIdInfoResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ExpireSourcedJobBySourcedPostingIdInfo'] = ResolversParentTypes['ExpireSourcedJobBySourcedPostingIdInfo']> = {
+  sourcedPostingId: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type ExpireSourcedJobBySourcedPostingIdResultResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ExpireSourcedJobBySourcedPostingIdResult'] = ResolversParentTypes['ExpireSourcedJobBySourcedPostingIdResult']> = {
+  inputData: Resolver<ResolversTypes['ExpireSourcedJobInputData'], ParentType, ContextType>;
+  trackingKey: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type ExpireSourcedJobInputDataResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ExpireSourcedJobInputData'] = ResolversParentTypes['ExpireSourcedJobInputData']> = {
+  __resolveType: TypeResolveFn<'ExpireSourcedJobBySourcedPostingIdInfo', ParentType, ContextType>;
+};
+
+export type ExpireSourcedJobsBySourcedPostingIdPayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['ExpireSourcedJobsBySourcedPostingIdPayload'] = ResolversParentTypes['ExpireSourcedJobsBySourcedPostingIdPayload']> = {
+  results: Resolver<Array<ResolversTypes['ExpireSourcedJobBySourcedPostingIdResult']>, ParentType, ContextType>;
+};
+
 export type FailedPartnerDispositionResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['FailedPartnerDisposition'] = ResolversParentTypes['FailedPartnerDisposition']> = {
   identifiedBy: Resolver<ResolversTypes['PartnerDispositionIdentifier'], ParentType, ContextType>;
   rationale: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
+export interface Int64ScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['Int64'], any> {
+  name: 'Int64';
+}
+
 export type JobIdentifierResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['JobIdentifier'] = ResolversParentTypes['JobIdentifier']> = {
   atsApplicationIdentifier: Resolver<Maybe<ResolversTypes['AtsApplicationIdentifier']>, ParentType, ContextType>;
   employerJobId: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   indeedJobKey: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type JobPostResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['JobPost'] = ResolversParentTypes['JobPost']> = {
+  id: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  status: Resolver<Maybe<ResolversTypes['JobPostStatus']>, ParentType, ContextType, Partial<JobPostStatusArgs>>;
+};
+
+export type JobPostGlobalStatusResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['JobPostGlobalStatus'] = ResolversParentTypes['JobPostGlobalStatus']> = {
+  isIndeedApplyActive: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  lifecycleStatus: Resolver<Maybe<ResolversTypes['JobPostLifecycleStatus']>, ParentType, ContextType>;
+};
+
+export type JobPostStatusResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['JobPostStatus'] = ResolversParentTypes['JobPostStatus']> = {
+  globalStatus: Resolver<ResolversTypes['JobPostGlobalStatus'], ParentType, ContextType>;
+  surfaceStatuses: Resolver<Array<ResolversTypes['JobPostSurfaceStatus']>, ParentType, ContextType>;
+};
+
+export type JobPostSurfaceStatusResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['JobPostSurfaceStatus'] = ResolversParentTypes['JobPostSurfaceStatus']> = {
+  isMissingRequiredSponsorship: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  isRejected: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  isSponsorshipRequired: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  placementId: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
 export type JobSearchCompensationResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['JobSearchCompensation'] = ResolversParentTypes['JobSearchCompensation']> = {
@@ -2625,24 +3729,36 @@ export type JobSeekerIdentifierResolvers<ContextType = GatewayContext, ParentTyp
   indeedJobSeekerKey: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
+export type JobsIngestMutationsResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['JobsIngestMutations'] = ResolversParentTypes['JobsIngestMutations']> = {
+  createSourcedJobPostings: Resolver<Maybe<ResolversTypes['CreateSourcedJobPostingsPayload']>, ParentType, ContextType, Partial<JobsIngestMutationsCreateSourcedJobPostingsArgs>>;
+  expireSourcedJobsBySourcedPostingId: Resolver<Maybe<ResolversTypes['ExpireSourcedJobsBySourcedPostingIdPayload']>, ParentType, ContextType, RequireFields<JobsIngestMutationsExpireSourcedJobsBySourcedPostingIdArgs, 'input'>>;
+};
+
 export interface LanguageCodeScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['LanguageCode'], any> {
   name: 'LanguageCode';
 }
 
 export type MutationResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   cancelVirtualInterviewEvent: Resolver<ResolversTypes['CancelVirtualInterviewEventPayload'], ParentType, ContextType, RequireFields<MutationCancelVirtualInterviewEventArgs, 'input'>>;
+  createSourcedJobPostings: Resolver<Maybe<ResolversTypes['CreateSourcedJobPostingsPayload']>, ParentType, ContextType, Partial<MutationCreateSourcedJobPostingsArgs>>;
   createVirtualInterviewEvent: Resolver<ResolversTypes['CreateVirtualInterviewEventPayload'], ParentType, ContextType, RequireFields<MutationCreateVirtualInterviewEventArgs, 'input'>>;
   createWebhookEndpoint: Resolver<Maybe<ResolversTypes['CreateWebhookEndpointPayload']>, ParentType, ContextType, RequireFields<MutationCreateWebhookEndpointArgs, 'input'>>;
   deleteWebhookEndpoint: Resolver<Maybe<ResolversTypes['DeleteWebhookEndpointPayload']>, ParentType, ContextType, RequireFields<MutationDeleteWebhookEndpointArgs, 'input'>>;
   disableWebhookEndpoint: Resolver<Maybe<ResolversTypes['DisableWebhookEndpointPayload']>, ParentType, ContextType, RequireFields<MutationDisableWebhookEndpointArgs, 'input'>>;
   enableWebhookEndpoint: Resolver<Maybe<ResolversTypes['EnableWebhookEndpointPayload']>, ParentType, ContextType, RequireFields<MutationEnableWebhookEndpointArgs, 'input'>>;
+  jobsIngest: Resolver<Maybe<ResolversTypes['JobsIngestMutations']>, ParentType, ContextType>;
   partnerDisposition: Resolver<Maybe<ResolversTypes['PartnerDispositionMutation']>, ParentType, ContextType>;
+  patchEmployer: Resolver<Maybe<ResolversTypes['PatchEmployerPayload']>, ParentType, ContextType, RequireFields<MutationPatchEmployerArgs, 'input'>>;
   recoverFailedWebhookDeliveries: Resolver<Maybe<ResolversTypes['RecoverFailedWebhookDeliveriesPayload']>, ParentType, ContextType, RequireFields<MutationRecoverFailedWebhookDeliveriesArgs, 'input'>>;
   resendWebhookDelivery: Resolver<Maybe<ResolversTypes['ResendWebhookDeliveryPayload']>, ParentType, ContextType, RequireFields<MutationResendWebhookDeliveryArgs, 'input'>>;
   rotateWebhookEndpointSecret: Resolver<Maybe<ResolversTypes['RotateWebhookEndpointSecretPayload']>, ParentType, ContextType, RequireFields<MutationRotateWebhookEndpointSecretArgs, 'input'>>;
   sendWebhookTestEvent: Resolver<Maybe<ResolversTypes['SendWebhookTestEventPayload']>, ParentType, ContextType, RequireFields<MutationSendWebhookTestEventArgs, 'input'>>;
   updateVirtualInterviewEvent: Resolver<ResolversTypes['UpdateVirtualInterviewEventPayload'], ParentType, ContextType, RequireFields<MutationUpdateVirtualInterviewEventArgs, 'input'>>;
   updateWebhookEndpoint: Resolver<Maybe<ResolversTypes['UpdateWebhookEndpointPayload']>, ParentType, ContextType, RequireFields<MutationUpdateWebhookEndpointArgs, 'input'>>;
+};
+
+export type NodeResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Node'] = ResolversParentTypes['Node']> = {
+  __resolveType: TypeResolveFn<'EmployerJob', ParentType, ContextType>;
 };
 
 export type PageInfoResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['PageInfo'] = ResolversParentTypes['PageInfo']> = {
@@ -2685,9 +3801,18 @@ export type PartnerDispositionsConnectionResolvers<ContextType = GatewayContext,
   pageInfo: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
 };
 
+export type PatchEmployerPayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['PatchEmployerPayload'] = ResolversParentTypes['PatchEmployerPayload']> = {
+  attributeUpdated: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  employerKey: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  errors: Resolver<Array<ResolversTypes['AttributeUpdateError']>, ParentType, ContextType>;
+  responseCode: Resolver<ResolversTypes['AttributeUpdateResponseCode'], ParentType, ContextType>;
+};
+
 export type QueryResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   findVirtualInterviewEvents: Resolver<ResolversTypes['VirtualInterviewEventsConnection'], ParentType, ContextType, RequireFields<QueryFindVirtualInterviewEventsArgs, 'input'>>;
   jobSearch: Resolver<Maybe<ResolversTypes['JobSearchPayload']>, ParentType, ContextType, Partial<QueryJobSearchArgs>>;
+  node: Resolver<Maybe<ResolversTypes['Node']>, ParentType, ContextType, RequireFields<QueryNodeArgs, 'id'>>;
+  nodes: Resolver<Maybe<Array<Maybe<ResolversTypes['Node']>>>, ParentType, ContextType, RequireFields<QueryNodesArgs, 'ids'>>;
   partnerDispositions: Resolver<Maybe<ResolversTypes['PartnerDispositionsConnection']>, ParentType, ContextType, Partial<QueryPartnerDispositionsArgs>>;
   virtualInterviewEvents: Resolver<ResolversTypes['VirtualInterviewEventsPayload'], ParentType, ContextType, RequireFields<QueryVirtualInterviewEventsArgs, 'input'>>;
   webhookEndpoint: Resolver<Maybe<ResolversTypes['WebhookEndpoint']>, ParentType, ContextType, RequireFields<QueryWebhookEndpointArgs, 'id'>>;
@@ -2721,6 +3846,11 @@ export type SendPartnerDispositionPayloadResolvers<ContextType = GatewayContext,
 
 export type SendWebhookTestEventPayloadResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['SendWebhookTestEventPayload'] = ResolversParentTypes['SendWebhookTestEventPayload']> = {
   delivery: Resolver<Maybe<ResolversTypes['WebhookDelivery']>, ParentType, ContextType>;
+};
+
+export type SourcedJobPostingResolvers<ContextType = GatewayContext, ParentType extends ResolversParentTypes['SourcedJobPosting'] = ResolversParentTypes['SourcedJobPosting']> = {
+  employerJobId: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  sourcedPostingId: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
 };
 
 export interface TimeZoneScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['TimeZone'], any> {
@@ -2933,19 +4063,42 @@ export type Resolvers<ContextType = GatewayContext> = {
   AtLeast: AtLeastResolvers<ContextType>;
   AtMost: AtMostResolvers<ContextType>;
   AtsApplicationIdentifier: AtsApplicationIdentifierResolvers<ContextType>;
+  AttributeUpdateError: AttributeUpdateErrorResolvers<ContextType>;
   CancelVirtualInterviewEventPayload: CancelVirtualInterviewEventPayloadResolvers<ContextType>;
   CountryCode: GraphQLScalarType;
+  CreateSourcedJobPostingResult: CreateSourcedJobPostingResultResolvers<ContextType>;
+  CreateSourcedJobPostingsPayload: CreateSourcedJobPostingsPayloadResolvers<ContextType>;
   CreateVirtualInterviewEventPayload: CreateVirtualInterviewEventPayloadResolvers<ContextType>;
   CreateWebhookEndpointPayload: CreateWebhookEndpointPayloadResolvers<ContextType>;
+  CurrencyCode: GraphQLScalarType;
   DateTime: GraphQLScalarType;
   DeleteWebhookEndpointPayload: DeleteWebhookEndpointPayloadResolvers<ContextType>;
   DisableWebhookEndpointPayload: DisableWebhookEndpointPayloadResolvers<ContextType>;
   EmailAddress: GraphQLScalarType;
   EmployerJob: EmployerJobResolvers<ContextType>;
+  EmployerJobData: EmployerJobDataResolvers<ContextType>;
+  EmployerJobDescription: EmployerJobDescriptionResolvers<ContextType>;
+  EmployerJobExternalPostingMetadata: EmployerJobExternalPostingMetadataResolvers<ContextType>;
+  EmployerJobLocation: EmployerJobLocationResolvers<ContextType>;
+  EmployerJobManagementUrls: EmployerJobManagementUrlsResolvers<ContextType>;
+  EmployerJobRoleData: EmployerJobRoleDataResolvers<ContextType>;
+  EmployerJobRoleMetaData: EmployerJobRoleMetaDataResolvers<ContextType>;
+  EmployerJobSalary: EmployerJobSalaryResolvers<ContextType>;
+  EmployerJobSeat: EmployerJobSeatResolvers<ContextType>;
+  EmployerJobSeatsConnection: EmployerJobSeatsConnectionResolvers<ContextType>;
   EnableWebhookEndpointPayload: EnableWebhookEndpointPayloadResolvers<ContextType>;
   Exactly: ExactlyResolvers<ContextType>;
+  ExpireSourcedJobBySourcedPostingIdInfo: ExpireSourcedJobBySourcedPostingIdInfoResolvers<ContextType>;
+  ExpireSourcedJobBySourcedPostingIdResult: ExpireSourcedJobBySourcedPostingIdResultResolvers<ContextType>;
+  ExpireSourcedJobInputData: ExpireSourcedJobInputDataResolvers<ContextType>;
+  ExpireSourcedJobsBySourcedPostingIdPayload: ExpireSourcedJobsBySourcedPostingIdPayloadResolvers<ContextType>;
   FailedPartnerDisposition: FailedPartnerDispositionResolvers<ContextType>;
+  Int64: GraphQLScalarType;
   JobIdentifier: JobIdentifierResolvers<ContextType>;
+  JobPost: JobPostResolvers<ContextType>;
+  JobPostGlobalStatus: JobPostGlobalStatusResolvers<ContextType>;
+  JobPostStatus: JobPostStatusResolvers<ContextType>;
+  JobPostSurfaceStatus: JobPostSurfaceStatusResolvers<ContextType>;
   JobSearchCompensation: JobSearchCompensationResolvers<ContextType>;
   JobSearchEmployer: JobSearchEmployerResolvers<ContextType>;
   JobSearchEmployerDetails: JobSearchEmployerDetailsResolvers<ContextType>;
@@ -2966,14 +4119,17 @@ export type Resolvers<ContextType = GatewayContext> = {
   JobSearchSalary: JobSearchSalaryResolvers<ContextType>;
   JobSearchSalaryRange: JobSearchSalaryRangeResolvers<ContextType>;
   JobSeekerIdentifier: JobSeekerIdentifierResolvers<ContextType>;
+  JobsIngestMutations: JobsIngestMutationsResolvers<ContextType>;
   LanguageCode: GraphQLScalarType;
   Mutation: MutationResolvers<ContextType>;
+  Node: NodeResolvers<ContextType>;
   PageInfo: PageInfoResolvers<ContextType>;
   PartnerDisposition: PartnerDispositionResolvers<ContextType>;
   PartnerDispositionEdge: PartnerDispositionEdgeResolvers<ContextType>;
   PartnerDispositionIdentifier: PartnerDispositionIdentifierResolvers<ContextType>;
   PartnerDispositionMutation: PartnerDispositionMutationResolvers<ContextType>;
   PartnerDispositionsConnection: PartnerDispositionsConnectionResolvers<ContextType>;
+  PatchEmployerPayload: PatchEmployerPayloadResolvers<ContextType>;
   Query: QueryResolvers<ContextType>;
   Range: RangeResolvers<ContextType>;
   RecoverFailedWebhookDeliveriesPayload: RecoverFailedWebhookDeliveriesPayloadResolvers<ContextType>;
@@ -2981,6 +4137,7 @@ export type Resolvers<ContextType = GatewayContext> = {
   RotateWebhookEndpointSecretPayload: RotateWebhookEndpointSecretPayloadResolvers<ContextType>;
   SendPartnerDispositionPayload: SendPartnerDispositionPayloadResolvers<ContextType>;
   SendWebhookTestEventPayload: SendWebhookTestEventPayloadResolvers<ContextType>;
+  SourcedJobPosting: SourcedJobPostingResolvers<ContextType>;
   TimeZone: GraphQLScalarType;
   UpdateVirtualInterviewEventPayload: UpdateVirtualInterviewEventPayloadResolvers<ContextType>;
   UpdateWebhookEndpointPayload: UpdateWebhookEndpointPayloadResolvers<ContextType>;

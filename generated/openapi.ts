@@ -667,6 +667,98 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "job.posting.created.v1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A job posting was created (Job Sync, createSourcedJobPostings); data.lifecycleEvent is UPDATED.
+         * @description Sent by the service to every enabled endpoint of the app that posted the job, when the
+         *     endpoint's event-type and employer filters take it. The subject is the posting's
+         *     `employerJobId`; read the posting with `node(id:)`. Authenticated by `webhook-signature`,
+         *     not by a credential: `security` is empty.
+         */
+        post: operations["jobPostingCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "job.posting.updated.v1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A job posting was changed by an upsert with new values (createSourcedJobPostings); data.lifecycleEvent is UPDATED.
+         * @description Sent by the service to every enabled endpoint of the app that posted the job, when the
+         *     endpoint's event-type and employer filters take it. The subject is the posting's
+         *     `employerJobId`; read the posting with `node(id:)`. Authenticated by `webhook-signature`,
+         *     not by a credential: `security` is empty.
+         */
+        post: operations["jobPostingUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "job.posting.expired.v1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A job posting was expired (expireSourcedJobsBySourcedPostingId); data.lifecycleEvent is EXPIRED.
+         * @description Sent by the service to every enabled endpoint of the app that posted the job, when the
+         *     endpoint's event-type and employer filters take it. The subject is the posting's
+         *     `employerJobId`; read the posting with `node(id:)`. Authenticated by `webhook-signature`,
+         *     not by a credential: `security` is empty.
+         */
+        post: operations["jobPostingExpiredWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "job.posting.reactivated.v1": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An expired job posting was posted again (createSourcedJobPostings); data.lifecycleEvent is REACTIVATED.
+         * @description Sent by the service to every enabled endpoint of the app that posted the job, when the
+         *     endpoint's event-type and employer filters take it. The subject is the posting's
+         *     `employerJobId`; read the posting with `node(id:)`. Authenticated by `webhook-signature`,
+         *     not by a credential: `security` is empty.
+         */
+        post: operations["jobPostingReactivatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test.v1": {
         parameters: {
             query?: never;
@@ -717,6 +809,29 @@ export interface components {
         };
         /** @enum {string} */
         InterviewEventStatus: "SCHEDULED" | "STARTED" | "ENDED" | "ARCHIVED" | "CANCELLED";
+        JobPostingEventData: {
+            /** @description The posting as a base64 IRI (the envelope's subject); read it with `node(id:)`. */
+            employerJobId: string;
+            /**
+             * Format: uuid
+             * @description The posting's UUID form, as createSourcedJobPostings answered it.
+             */
+            sourcedPostingId: string;
+            /** @description The employer of the token the posting was written with. */
+            employerId: string;
+            /**
+             * @description `UPDATED` for a creation and an update (as on the platform), `EXPIRED` for an expiry,
+             *     `REACTIVATED` for an expired posting posted again.
+             * @enum {string}
+             */
+            lifecycleEvent: "UPDATED" | "EXPIRED" | "REACTIVATED";
+            /**
+             * Format: uuid
+             * @description Only on a reactivation more than 30 days after the expiry: the id the posting had
+             *     before it got a new one.
+             */
+            previousSourcedPostingId?: string;
+        };
         InterviewEventData: {
             /** @description The virtual interview event; read it with `virtualInterviewEvents(ids:)`. */
             eventId: string;
@@ -2518,6 +2633,142 @@ export interface operations {
                     /** @constant */
                     type?: "interview.recording.available.v1";
                     data?: components["schemas"]["InterviewRecordingData"];
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["WebhookAccepted"];
+            410: components["responses"]["WebhookGone"];
+            429: components["responses"]["WebhookSlowDown"];
+            503: components["responses"]["WebhookSlowDown"];
+        };
+    };
+    jobPostingCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The change's message id, equal to the envelope's `id` and `idempotencykey`; the same on every retry and every endpoint. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Unix seconds of this attempt; receivers refuse one too far from their clock (Standard Webhooks suggests 5 minutes). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint's `whsec_` secret. For 24 hours after a rotation the old
+                 *     secret signs too: the signatures are separated by spaces and any one of them verifies.
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/cloudevents+json": components["schemas"]["WebhookEnvelope"] & {
+                    /** @constant */
+                    type?: "job.posting.created.v1";
+                    data?: components["schemas"]["JobPostingEventData"];
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["WebhookAccepted"];
+            410: components["responses"]["WebhookGone"];
+            429: components["responses"]["WebhookSlowDown"];
+            503: components["responses"]["WebhookSlowDown"];
+        };
+    };
+    jobPostingUpdatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The change's message id, equal to the envelope's `id` and `idempotencykey`; the same on every retry and every endpoint. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Unix seconds of this attempt; receivers refuse one too far from their clock (Standard Webhooks suggests 5 minutes). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint's `whsec_` secret. For 24 hours after a rotation the old
+                 *     secret signs too: the signatures are separated by spaces and any one of them verifies.
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/cloudevents+json": components["schemas"]["WebhookEnvelope"] & {
+                    /** @constant */
+                    type?: "job.posting.updated.v1";
+                    data?: components["schemas"]["JobPostingEventData"];
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["WebhookAccepted"];
+            410: components["responses"]["WebhookGone"];
+            429: components["responses"]["WebhookSlowDown"];
+            503: components["responses"]["WebhookSlowDown"];
+        };
+    };
+    jobPostingExpiredWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The change's message id, equal to the envelope's `id` and `idempotencykey`; the same on every retry and every endpoint. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Unix seconds of this attempt; receivers refuse one too far from their clock (Standard Webhooks suggests 5 minutes). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint's `whsec_` secret. For 24 hours after a rotation the old
+                 *     secret signs too: the signatures are separated by spaces and any one of them verifies.
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/cloudevents+json": components["schemas"]["WebhookEnvelope"] & {
+                    /** @constant */
+                    type?: "job.posting.expired.v1";
+                    data?: components["schemas"]["JobPostingEventData"];
+                };
+            };
+        };
+        responses: {
+            200: components["responses"]["WebhookAccepted"];
+            410: components["responses"]["WebhookGone"];
+            429: components["responses"]["WebhookSlowDown"];
+            503: components["responses"]["WebhookSlowDown"];
+        };
+    };
+    jobPostingReactivatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The change's message id, equal to the envelope's `id` and `idempotencykey`; the same on every retry and every endpoint. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /** @description Unix seconds of this attempt; receivers refuse one too far from their clock (Standard Webhooks suggests 5 minutes). */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description `v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{raw body}`, keyed with the
+                 *     base64-decoded part of the endpoint's `whsec_` secret. For 24 hours after a rotation the old
+                 *     secret signs too: the signatures are separated by spaces and any one of them verifies.
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/cloudevents+json": components["schemas"]["WebhookEnvelope"] & {
+                    /** @constant */
+                    type?: "job.posting.reactivated.v1";
+                    data?: components["schemas"]["JobPostingEventData"];
                 };
             };
         };

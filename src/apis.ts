@@ -14,6 +14,15 @@ import {
   jobSearchApi,
 } from './job-search/graphql/job-search-api.js';
 import { INTERVIEW_API, INTERVIEW_API_ACCESS, interviewApi } from './interviews/graphql-api.js';
+import type { EmployerData } from './employer-data/compose.js';
+import {
+  EMPLOYER_DATA_API,
+  EMPLOYER_DATA_API_ACCESS,
+  employerDataApi,
+} from './employer-data/graphql/employer-data-api.js';
+import type { JobSync } from './job-sync/compose.js';
+import { JOB_SYNC_API } from './job-sync/graphql/caller.js';
+import { JOB_SYNC_API_ACCESS, jobSyncApi } from './job-sync/graphql/job-sync-api.js';
 import type { Webhooks } from './webhooks/compose.js';
 import { WEBHOOKS_API } from './webhooks/graphql/caller.js';
 import { WEBHOOKS_API_ACCESS, webhooksApi } from './webhooks/graphql/webhooks-api.js';
@@ -27,12 +36,18 @@ export function graphqlApis(deps: {
   webhooks: Pick<Webhooks, 'endpoints' | 'deliveryLog'>;
   dispositionSync: DispositionSyncCapability;
   jobSearch: Pick<JobSearchCapability, 'search'>;
+  jobSync: JobSync;
+  employerData: EmployerData;
+  /** PUBLIC_URL: base of the console pages the APIs link to. */
+  publicUrl: string;
 }) {
   return [
     interviewApi(deps.interviews),
     webhooksApi(deps.webhooks),
     dispositionSyncApi(deps.dispositionSync),
     jobSearchApi(deps.jobSearch.search),
+    jobSyncApi(deps.jobSync, deps.publicUrl),
+    employerDataApi(deps.employerData),
   ] as const;
 }
 
@@ -46,6 +61,8 @@ export const API_CATALOGUE: readonly KnownApi[] = [
   { name: WEBHOOKS_API, ...WEBHOOKS_API_ACCESS },
   { name: DISPOSITION_SYNC_API, ...DISPOSITION_SYNC_API_ACCESS },
   { name: JOB_SEARCH_API, ...JOB_SEARCH_API_ACCESS },
+  { name: JOB_SYNC_API, ...JOB_SYNC_API_ACCESS },
+  { name: EMPLOYER_DATA_API, ...EMPLOYER_DATA_API_ACCESS },
 ];
 
 /**

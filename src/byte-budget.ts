@@ -1,9 +1,10 @@
 import type { Logger } from 'pino';
 
 /**
- * Bytes a sender may have handed on but not yet seen leave (messages in flight to another
- * process): past `maxBytes`, `take` refuses and the caller drops the message instead of
- * queueing it without bound behind a receiver that does not keep up. The first refusal of an
+ * Bytes this process holds in flight: messages handed on to another process and not yet seen
+ * leave, or large request bodies being read and run (src/graphql/large-bodies.ts). Past
+ * `maxBytes`, `take` refuses and the caller drops the message, or refuses the request, instead
+ * of holding more without bound behind work that does not keep up. The first refusal of an
  * overload is logged as a warning, and the recovery once the backlog has drained to half.
  */
 export class ByteBudget {

@@ -444,6 +444,22 @@ const calendarMailVariables = {
 };
 
 // ---------------------------------------------------------------------------------------------
+// Job Sync (src/job-sync, docs/jobs-apis.md).
+// ---------------------------------------------------------------------------------------------
+
+const jobSyncVariables = {
+  /** How long a created or reactivated posting is PENDING before it is ACTIVE. */
+  JOB_SYNC_INDEXING_DELAY_MS: nonNegativeInt.max(7 * 24 * 3600 * 1000).default(60_000),
+  /**
+   * The largest body of a request whose operations are all Job Sync changes (100 postings with
+   * long descriptions); every other request keeps BODY_LIMIT_BYTES.
+   */
+  JOB_SYNC_BODY_LIMIT_BYTES: positiveInt.max(64 * 1024 * 1024).default(8 * 1024 * 1024),
+  /** Bytes of such large bodies one process holds at once; past it, 503 with Retry-After. */
+  JOB_SYNC_BODY_BUDGET_BYTES: positiveInt.max(1024 * 1024 * 1024).default(64 * 1024 * 1024),
+};
+
+// ---------------------------------------------------------------------------------------------
 // The database (DESIGN §7).
 // ---------------------------------------------------------------------------------------------
 
@@ -507,6 +523,7 @@ const environmentSchema = z.object({
   ...webhookVariables,
   ...mailVariables,
   ...calendarMailVariables,
+  ...jobSyncVariables,
 });
 
 export type DatabaseConfig = (
@@ -633,6 +650,16 @@ export interface Config {
     from: string;
   };
   calendarMail: CalendarMailSettings;
+  jobSync: JobSyncSettings;
+}
+
+export interface JobSyncSettings {
+  /** JOB_SYNC_INDEXING_DELAY_MS: PENDING this long after a creation or a reactivation. */
+  indexingDelayMs: number;
+  /** JOB_SYNC_BODY_LIMIT_BYTES: the body limit of requests of Job Sync changes only. */
+  bodyLimitBytes: number;
+  /** JOB_SYNC_BODY_BUDGET_BYTES: such bodies' bytes in flight in one process at most. */
+  bodyBudgetBytes: number;
 }
 
 export interface CalendarMailSettings {
@@ -808,6 +835,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retryScheduleMs: e.CALENDAR_MAIL_RETRY_SCHEDULE,
       pollMs: e.CALENDAR_MAIL_POLL_MS,
       sender: e.CALENDAR_MAIL_SENDER,
+    },
+    jobSync: {
+      indexingDelayMs: e.JOB_SYNC_INDEXING_DELAY_MS,
+      bodyLimitBytes: Math.max(e.JOB_SYNC_BODY_LIMIT_BYTES, e.BODY_LIMIT_BYTES),
+      bodyBudgetBytes: e.JOB_SYNC_BODY_BUDGET_BYTES,
     },
   };
 }

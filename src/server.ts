@@ -12,6 +12,7 @@ import { composeConsole } from './console/compose.js';
 import { composeCostBudgets } from './cost-budgets/compose.js';
 import { composeDeployment } from './deployment/compose.js';
 import { composeDispositionSync } from './disposition-sync/compose.js';
+import { composeEmployerData } from './employer-data/compose.js';
 import { CONSOLE_PATHS, emailLinkUrls } from './console/paths.js';
 import {
   checkWritable,
@@ -28,6 +29,7 @@ import { API_REFERENCE_PATHS, apiReferenceRouter } from './http/api-reference.js
 import { homeRouter } from './http/home-page.js';
 import { composeInterviews } from './interviews/compose.js';
 import { composeJobSearch } from './job-search/compose.js';
+import { composeJobSync } from './job-sync/compose.js';
 import type { InterviewLifecycle } from './interviews/lifecycle/interview-lifecycle.js';
 import { composeLobby } from './lobby/compose.js';
 import { composeRoom } from './room/compose.js';
@@ -118,6 +120,15 @@ function composeCapabilities(options: StartOptions) {
     recordings,
     outbox: calendarMail.observing(outbox),
   });
+  const employerData = composeEmployerData(shared);
+  // The search index keeps its projection of the postings, written in each change's transaction.
+  const jobSearch = composeJobSearch(shared);
+  // Posting changes tell the webhook outbox and the search index in their own transaction.
+  const jobSync = composeJobSync(shared, {
+    outbox,
+    employers: employerData.pairs,
+    observers: [jobSearch.postingObserver],
+  });
   const lobby = composeLobby(shared, { interviews, sessions, recordings, calendar: calendarMail });
   const room = composeRoom(shared, { interviews, lobby, recordings, bus });
   const costBudgets = composeCostBudgets(shared);
@@ -138,7 +149,10 @@ function composeCapabilities(options: StartOptions) {
       interviews,
       webhooks,
       dispositionSync,
-      jobSearch: composeJobSearch(shared),
+      jobSearch,
+      jobSync,
+      employerData,
+      publicUrl: config.publicUrl,
     }),
     authenticate: options.authenticate ?? ((token) => oauth.verifier.authenticate(token)),
     access: accounts.apiAccessFacts,
@@ -157,6 +171,8 @@ function composeCapabilities(options: StartOptions) {
     accounts,
     oauth,
     interviews,
+    jobSync,
+    employerData,
     recordings,
     lobby,
     room,

@@ -1,6 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { AccountService } from '../accounts/account-service.js';
+import type { ApiAccessService } from '../accounts/api-access-service.js';
 import type { AppService } from '../accounts/app-service.js';
+import type { EmployerPatcher } from '../employer-data/employer-patcher.js';
+import type { PostingWriter } from '../job-sync/posting-writer.js';
+import { createDemoPostings } from './demo-postings.js';
 
 /** Where the service answers: tokens at the API URL, appinfo at the authorization server. */
 export interface ServiceUrls {
@@ -15,17 +19,25 @@ export interface DemoAccount {
   user: { id: string; email: string; password: string };
   employers: Array<{ id: string; name: string }>;
   app: { client_id: string; client_secret: string; name: string; redirect_uris: string[] };
+  /** sourcedPostingIds of the demo postings (Job Sync) of the first employer. */
+  postings: string[];
   /** Ready-to-run commands against the configured service. */
   commands: { token: string; appinfo: string };
 }
 
 /**
  * Sets up everything needed to try the API: a user with a fresh email and random password, two
- * employers with that user as admin, and a confidential app. Every run creates a new user, so
- * running it again never collides with an earlier demo or a real account.
+ * employers with that user as admin, a confidential app enabled for the Jobs APIs, the employer
+ * its postings cite and a few postings. Every run creates a new user, so running it again never
+ * collides with an earlier demo or a real account.
  */
 export async function createDemoAccount(
-  services: { accounts: AccountService; apps: AppService },
+  services: {
+    accounts: AccountService;
+    apps: AppService;
+    apiAccess: ApiAccessService;
+    jobs: { postings: PostingWriter; employers: EmployerPatcher };
+  },
   urls: ServiceUrls,
 ): Promise<DemoAccount> {
   const suffix = randomBytes(4).toString('hex');
@@ -44,6 +56,11 @@ export async function createDemoAccount(
   });
   if (!clientSecret) throw new Error('the demo app was created without a client secret');
   const employerId = employers[0]!.id;
+  const postings = await createDemoPostings(
+    { apiAccess: services.apiAccess, ...services.jobs },
+    app,
+    employerId,
+  );
   return {
     user: { id: user.id, email, password },
     employers,
@@ -53,6 +70,7 @@ export async function createDemoAccount(
       name: app.name,
       redirect_uris: app.redirect_uris,
     },
+    postings,
     commands: {
       token:
         `curl -u '${app.client_id}:${clientSecret}' ${urls.apiUrl}/oauth/v2/tokens ` +
@@ -78,6 +96,8 @@ export function describeDemo(demo: DemoAccount, urls: ServiceUrls): string[] {
     line('  client_id:', demo.app.client_id),
     line('  client_secret:', demo.app.client_secret),
     line('  redirect_uri:', demo.app.redirect_uris.join(', ')),
+    line('  Jobs APIs:', 'job-sync and employer-data enabled'),
+    ...demo.postings.map((id) => line('Job posting:', id)),
     '  (the secret is shown only now; store it safely)',
     '',
     'An employer-scoped token (client credentials):',

@@ -283,12 +283,13 @@ export function buildProgram(io: CliIo, resolveServices: () => Promise<CliServic
   program
     .command('demo')
     .description(
-      'create a demo user (new email each run), two employers and a confidential app, and ' +
-        'print ready-to-run curl commands for an employer token and appinfo',
+      'create a demo user (new email each run), two employers, a confidential app with the ' +
+        'Jobs APIs enabled, an employer and three job postings, and print ready-to-run curl ' +
+        'commands for an employer token and appinfo',
     )
     .action(async () => {
-      const { accounts, apps, urls } = await services();
-      const demo = await createDemoAccount({ accounts, apps }, urls);
+      const { accounts, apps, apiAccess, jobs, urls } = await services();
+      const demo = await createDemoAccount({ accounts, apps, apiAccess, jobs }, urls);
       print(demo, () => describeDemo(demo, urls));
     });
 

@@ -13,6 +13,10 @@ import {
 } from '../graphql/persisted/compose.js';
 import { composeInterviews } from '../interviews/compose.js';
 import { composeJobSearch, type JobSearchCapability } from '../job-search/compose.js';
+import { composeJobSync } from '../job-sync/compose.js';
+import type { PostingWriter } from '../job-sync/posting-writer.js';
+import { composeEmployerData } from '../employer-data/compose.js';
+import type { EmployerPatcher } from '../employer-data/employer-patcher.js';
 import type { SweepCounts } from '../interviews/lifecycle/sweeper.js';
 import type { RecordedDeployment } from '../deployment/deployment-settings.js';
 import { composeGrants, composeOAuth } from '../oauth/compose.js';
@@ -60,6 +64,8 @@ export interface CliServices {
   budgets: BudgetSettings;
   /** `jobs seed`: postings loaded into the job search index. */
   jobSearch: Pick<JobSearchCapability, 'seed' | 'indexedCount'>;
+  /** `demo`: postings (Job Sync) and the employers they cite (Employer Data). */
+  jobs: { postings: PostingWriter; employers: EmployerPatcher };
   /** Which database and issuer this run uses (`npm run cli` says so; tests composing it need not). */
   context?: CliContext;
 }
@@ -96,6 +102,12 @@ export function createCliServices(
   });
   const roomSweep = composeRoomSweep(shared, { interviews });
   const jobSearch = composeJobSearch(shared);
+  const employerData = composeEmployerData(shared);
+  const jobSync = composeJobSync(shared, {
+    outbox,
+    employers: employerData.pairs,
+    observers: [jobSearch.postingObserver],
+  });
   return {
     accounts: accounts.accounts,
     apps: accounts.apps,
@@ -126,11 +138,15 @@ export function createCliServices(
             webhooks,
             dispositionSync: composeDispositionSync(shared),
             jobSearch,
+            jobSync,
+            employerData,
+            publicUrl: shared.config.publicUrl,
           }),
         ).schema,
     ),
     budgets: composeCostBudgets(shared).settings,
     jobSearch,
+    jobs: { postings: jobSync.writer, employers: employerData.patcher },
     context: options.context,
   };
 }

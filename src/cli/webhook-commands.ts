@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import type { WebhookAttemptRow, WebhookDeliveryRow } from '../db/rows.js';
 import { ValidationError } from '../errors.js';
 import type { EndpointView } from '../webhooks/endpoint-service.js';
-import { INTERVIEW_EVENT_TYPES } from '../webhooks/event-types.js';
+import { SUBSCRIBABLE_EVENT_TYPES } from '../webhooks/event-types.js';
 import type { CliServices } from './services.js';
 
 type Print = (data: object, lines: () => string[]) => void;
@@ -42,7 +42,7 @@ export function addWebhookCommands(
     .requiredOption('--url <url>', 'where events are POSTed (https)')
     .option(
       '--type <type>',
-      `an event type it receives (repeatable; default every type): ${INTERVIEW_EVENT_TYPES.join(', ')}`,
+      `an event type it receives (repeatable; default every type): ${SUBSCRIBABLE_EVENT_TYPES.join(', ')}`,
       collect,
       [],
     )

@@ -4,7 +4,7 @@ import type { AppRow, WebhookAttemptRow, WebhookDeliveryRow } from '../db/rows.j
 import type { FieldProblem } from '../errors.js';
 import type { DeliveryPage } from '../webhooks/delivery-log.js';
 import type { EndpointView } from '../webhooks/endpoint-service.js';
-import { INTERVIEW_EVENT_TYPES } from '../webhooks/event-types.js';
+import { SUBSCRIBABLE_EVENT_TYPES } from '../webhooks/event-types.js';
 import { appTabs } from './app-tabs.js';
 import { renderConsolePage, type Viewer } from './pages.js';
 import { CONSOLE_PATHS, appPaths } from './paths.js';
@@ -21,7 +21,7 @@ export interface EndpointValues {
 const ENDPOINT_INPUTS: Record<string, string> = {
   url: 'endpoint-url',
   description: 'endpoint-description',
-  event_types: `event-type-${INTERVIEW_EVENT_TYPES[0].replace(/\W+/g, '-')}`,
+  event_types: `event-type-${SUBSCRIBABLE_EVENT_TYPES[0]!.replace(/\W+/g, '-')}`,
   employer_ids: 'employer-filter',
   endpoints: 'endpoint-url',
 };
@@ -204,7 +204,7 @@ function formContext(
   return {
     url: values.url,
     description: values.description,
-    event_type_choices: INTERVIEW_EVENT_TYPES.map((type) => ({
+    event_type_choices: SUBSCRIBABLE_EVENT_TYPES.map((type) => ({
       value: type,
       input_id: `event-type-${type.replace(/\W+/g, '-')}`,
       checked: values.eventTypes.includes(type),

@@ -64,6 +64,11 @@ export interface GraphQLApi<Part extends object = object, Resolved extends objec
   readonly access: ApiAccess;
   /** A resolver for every field its SDL file defines or adds. */
   readonly resolvers: Resolved;
+  /**
+   * Root fields (`Mutation.field`) whose requests may be larger than BODY_LIMIT_BYTES, up to
+   * the gateway's large-body limit (Job Sync's batches of 100 postings).
+   */
+  readonly largeBodyRootFields?: readonly string[];
   /** Its part of one request's context (its loaders and services), next to the gateway's. */
   createContext(request: GatewayContext): Part;
 }

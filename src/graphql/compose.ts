@@ -41,6 +41,11 @@ export function composeGraphQL(
     ...(deps.budgets && { budgets: deps.budgets }),
     limits: config.graphql,
     bodyLimitBytes: config.bodyLimitBytes,
+    largeBodies: {
+      limitBytes: config.jobSync.bodyLimitBytes,
+      budgetBytes: config.jobSync.bodyBudgetBytes,
+      rootFields: new Set(deps.apis.flatMap((api) => api.largeBodyRootFields ?? [])),
+    },
     logger,
   });
   const router = Router();

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import express, { Router } from 'express';
+import { Router } from 'express';
 import {
   GraphQLError,
   getOperationAST,
@@ -20,12 +20,12 @@ import type { TemporarilyUnavailable } from '../errors.js';
 import {
   mountErrorHandlers,
   mountPost,
-  type PlainHandler,
   type PlainNext,
   type PlainRequest,
   type PostEndpoint,
 } from '../http/endpoint.js';
 import { recognise } from '../http/errors.js';
+import { graphqlJsonBody, refusesLargeBody, type LargeBodies } from './large-bodies.js';
 import { sendJsonText } from '../http/json-answer.js';
 import { isRefusal, type BearerRefusal } from '../oauth/tokens/bearer-refusal.js';
 import {
@@ -69,6 +69,8 @@ export interface GatewayOptions<Context extends GatewayContext> {
   /** Adds what the API's resolvers need (its loaders and services) to the gateway's context. */
   createContext: ContextFactory<Context>;
   bodyLimitBytes: number;
+  /** Operations whose requests may exceed bodyLimitBytes (Job Sync's batches); none: none. */
+  largeBodies?: LargeBodies;
   logger: Logger;
   /** Abuse limits and document cache size. */
   limits: GraphQLLimits;
@@ -139,6 +141,13 @@ export function graphqlGateway<Context extends GatewayContext>(
       const operation = selectOperation(prepared.document, params.operationName);
       if (operation instanceof GraphQLError) return [operation];
       noteGraphQLOperation(req.raw, operation);
+      const tooLarge = refusesLargeBody(
+        req.raw,
+        operation,
+        options.largeBodies,
+        options.bodyLimitBytes,
+      );
+      if (tooLarge) return [new GraphQLError(tooLarge, { extensions: { code: 'BAD_USER_INPUT' } })];
       const variables = getVariableValues(
         schema,
         operation.variableDefinitions ?? [],
@@ -209,8 +218,16 @@ export function graphqlGateway<Context extends GatewayContext>(
     handlers: [
       authenticateBearer(options.authenticate),
       requireJsonBody,
-      // body-parser's parser takes node:http's request as it is.
-      express.json({ limit: options.bodyLimitBytes, type: JSON_MEDIA_TYPE }) as PlainHandler,
+      // body-parser's parsers take node:http's request as it is.
+      graphqlJsonBody(options.bodyLimitBytes, options.largeBodies, options.logger, (res) => {
+        res.setHeader('Retry-After', '1');
+        sendGraphQLError(
+          res,
+          503,
+          'The service is busy with other large requests; try again in a moment',
+          'TEMPORARILY_UNAVAILABLE',
+        );
+      }),
       async (req: AuthenticatedRequest, res: ServerResponse, next: PlainNext) => {
         try {
           const [body, init] = await handle({

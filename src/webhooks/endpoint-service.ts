@@ -13,7 +13,7 @@ import { multiLineTextProblem } from '../security/text-safety.js';
 import type { SecretBox } from '../security/secret-box.js';
 import type { DeliveryLog, DeliveryPage } from './delivery-log.js';
 import type { EndpointUrlCheck } from './endpoint-url-check.js';
-import { INTERVIEW_EVENT_TYPES, TEST_EVENT_TYPE } from './event-types.js';
+import { SUBSCRIBABLE_EVENT_TYPES, TEST_EVENT_TYPE } from './event-types.js';
 import { filterValues, storedFilter } from './filters.js';
 import type { ManagedEndpointStore } from './managed-endpoint-store.js';
 import type { WebhookNotice } from './notice.js';
@@ -528,7 +528,7 @@ function filterDetails(row: Pick<WebhookEndpointRow, 'url' | 'event_types' | 'em
 
 function checkedEventTypes(input: readonly string[]): string[] {
   const types = [...new Set(input.map((type) => type.trim()).filter((type) => type !== ''))];
-  const known: readonly string[] = INTERVIEW_EVENT_TYPES;
+  const known: readonly string[] = SUBSCRIBABLE_EVENT_TYPES;
   const unknown = types.filter((type) => !known.includes(type));
   if (unknown.length) {
     throw new ValidationError(

@@ -1,5 +1,5 @@
 import type { EpochMs } from '../db/rows.js';
-import type { InterviewEventType, TEST_EVENT_TYPE } from './event-types.js';
+import type { InterviewEventType, JobPostingEventType, TEST_EVENT_TYPE } from './event-types.js';
 
 /**
  * A committed change partners may hear about, as the capability that made it describes it. It is
@@ -12,8 +12,11 @@ export interface WebhookNotice {
   appId: string;
   /** The employer it concerns; endpoints filtered to other employers do not hear of it. */
   employerId: string | null;
-  type: InterviewEventType | typeof TEST_EVENT_TYPE;
-  /** The resource id the change is about (for the Interview API, the event's id). */
+  type: InterviewEventType | JobPostingEventType | typeof TEST_EVENT_TYPE;
+  /**
+   * The resource id the change is about: for the Interview API, the event's id; for Job Sync,
+   * the posting's `employerJobId`.
+   */
   subject: string;
   /** When the change happened: the instant of its transaction. */
   time: EpochMs;

@@ -48,6 +48,15 @@ describeEachDialect('admin CLI demo', (database) => {
       printed.employers.map((employer: { id: string }) => employer.id).sort(),
     );
     assert.deepEqual(printed.app.redirect_uris, ['http://localhost:8080/callback']);
+    // Three postings of the first employer (Job Sync), citing the employer patched for them.
+    assert.equal(printed.postings.length, 3);
+    const postings = await database()
+      .db('job_postings')
+      .whereIn('sourced_posting_id', printed.postings);
+    assert.deepEqual(
+      postings.map((row: { employer_id: string }) => row.employer_id),
+      Array(3).fill(printed.employers[0].id),
+    );
 
     const token = await callApi(service.url, 'POST', '/oauth/v2/tokens', {
       form: {

@@ -47,6 +47,8 @@ const TABLES = [
   'calendar_invitations',
   'calendar_mails',
   'calendar_mail_app_settings',
+  'job_postings',
+  'partner_employers',
   'partner_dispositions',
   'job_search_postings',
 ];
@@ -91,6 +93,8 @@ describeEachDialect(
         '0024_calendar_mails',
         '0026_recording_finalisation',
         '0027_decision_note_newlines',
+        '0028_job_postings',
+        '0029_partner_employers',
         '0030_partner_dispositions',
         '0031_job_search',
       ]);
@@ -102,6 +106,8 @@ describeEachDialect(
       assert.deepEqual(reverted, [
         '0031_job_search',
         '0030_partner_dispositions',
+        '0029_partner_employers',
+        '0028_job_postings',
         '0027_decision_note_newlines',
         '0026_recording_finalisation',
         '0024_calendar_mails',

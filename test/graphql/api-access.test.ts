@@ -7,6 +7,8 @@ import type { DispositionSyncCapability } from '../../src/disposition-sync/compo
 import type { JobSearchCapability } from '../../src/job-search/compose.js';
 import type { Interviews } from '../../src/interviews/compose.js';
 import type { Webhooks } from '../../src/webhooks/compose.js';
+import type { JobSync } from '../../src/job-sync/compose.js';
+import type { EmployerData } from '../../src/employer-data/compose.js';
 import type { Principal } from '../../src/oauth/principal.js';
 import { testCliServices } from '../support/compose.js';
 import { describeEachDialect } from '../support/databases.js';
@@ -55,6 +57,9 @@ describe('access per API: registrations', () => {
       webhooks: {} as Webhooks,
       dispositionSync: {} as DispositionSyncCapability,
       jobSearch: {} as JobSearchCapability,
+      jobSync: {} as JobSync,
+      employerData: {} as EmployerData,
+      publicUrl: 'http://127.0.0.1',
     });
     const registered = apis.map((api) => ({ name: api.name, ...api.access }));
     assert.deepEqual(API_CATALOGUE, registered);

@@ -8,6 +8,8 @@ import type { DispositionSyncCapability } from '../../src/disposition-sync/compo
 import type { JobSearchCapability } from '../../src/job-search/compose.js';
 import type { Interviews } from '../../src/interviews/compose.js';
 import type { Webhooks } from '../../src/webhooks/compose.js';
+import type { JobSync } from '../../src/job-sync/compose.js';
+import type { EmployerData } from '../../src/employer-data/compose.js';
 
 /** The registered APIs; only their names and resolvers are looked at. */
 const apis = graphqlApis({
@@ -15,8 +17,11 @@ const apis = graphqlApis({
   webhooks: {} as Webhooks,
   dispositionSync: {} as DispositionSyncCapability,
   jobSearch: {} as JobSearchCapability,
+  jobSync: {} as JobSync,
+  employerData: {} as EmployerData,
+  publicUrl: 'http://127.0.0.1',
 });
-const [interview, webhooks, dispositionSync, jobSearch] = apis;
+const [interview, ...others] = apis;
 
 /** schema/ as it is, with some modules added or replaced. */
 function modulesWith(extra: Record<string, string> = {}): Map<string, string> {
@@ -39,8 +44,10 @@ describe('the APIs behind the gateway', () => {
     assert.deepEqual(sdlModuleNames(), [
       'common',
       'disposition-sync',
+      'employer-data',
       'interview',
       'job-search',
+      'job-sync',
       'webhooks',
     ]);
     assert.deepEqual(registrationProblems(apis), []);
@@ -69,18 +76,14 @@ describe('the APIs behind the gateway', () => {
   it('name a field of an API’s SDL that its resolvers leave out', () => {
     const problems = registrationProblems([
       { ...interview, resolvers: without(interview.resolvers, 'VirtualInterviewEvent', 'title') },
-      webhooks,
-      dispositionSync,
-      jobSearch,
+      ...others,
     ]);
     assert.deepEqual(problems, [
       'the interview API has no resolver for VirtualInterviewEvent.title (schema/interview.graphql)',
     ]);
     const root = registrationProblems([
       { ...interview, resolvers: without(interview.resolvers, 'Query', 'virtualInterviewEvents') },
-      webhooks,
-      dispositionSync,
-      jobSearch,
+      ...others,
     ]);
     assert.deepEqual(root, [
       'the interview API has no resolver for Query.virtualInterviewEvents (schema/interview.graphql)',
@@ -89,12 +92,9 @@ describe('the APIs behind the gateway', () => {
 
   it('name a resolver for what the API’s SDL does not define', () => {
     const resolvers = { ...interview.resolvers, PageInfo: { hasNextPage: () => false } };
-    assert.deepEqual(
-      registrationProblems([{ ...interview, resolvers }, webhooks, dispositionSync, jobSearch]),
-      [
-        'the interview API resolves PageInfo.hasNextPage, which schema/interview.graphql does not define',
-      ],
-    );
+    assert.deepEqual(registrationProblems([{ ...interview, resolvers }, ...others]), [
+      'the interview API resolves PageInfo.hasNextPage, which schema/interview.graphql does not define',
+    ]);
   });
 
   it('name a type or a field that two SDL files define', () => {
@@ -123,11 +123,11 @@ describe('the APIs behind the gateway', () => {
   it('stop the gateway from starting when they do not match, saying why', () => {
     const broken: GraphQLApi = {
       ...interview,
-      resolvers: without(interview.resolvers, 'EmployerJob', 'id'),
+      resolvers: without(interview.resolvers, 'VirtualInterviewJobInfo', 'title'),
     };
     assert.throws(
-      () => composeApis([broken, webhooks, dispositionSync, jobSearch]),
-      /do not match schema\/:\n- the interview API has no resolver for EmployerJob\.id/,
+      () => composeApis([broken, ...others]),
+      /do not match schema\/:\n- the interview API has no resolver for VirtualInterviewJobInfo\.title/,
     );
   });
 
@@ -143,12 +143,30 @@ describe('the APIs behind the gateway', () => {
       dispositions: 'dispositions',
     } as unknown as DispositionSyncCapability;
     const jobSearch = { search: 'search' } as unknown as JobSearchCapability;
+    const jobSync = { writer: 'postings', now: () => 42 } as unknown as JobSync;
+    const employerData = { patcher: 'patcher' } as unknown as EmployerData;
     const { createContext } = composeApis(
-      graphqlApis({ interviews, webhooks, dispositionSync, jobSearch }),
+      graphqlApis({
+        interviews,
+        webhooks,
+        dispositionSync,
+        jobSearch,
+        jobSync,
+        employerData,
+        publicUrl: 'http://x',
+      }),
     );
     const request = { requestId: 'r-1' } as Parameters<typeof createContext>[0];
-    const { webhookAttempts, ...context } = createContext(request) as Record<string, unknown>;
+    const {
+      webhookAttempts,
+      jobSync: { postings, ...jobSyncPart },
+      ...context
+    } = createContext(request) as unknown as Record<string, unknown> & {
+      jobSync: Record<string, unknown>;
+    };
     assert.ok(webhookAttempts instanceof DataLoader, 'a loader of this request');
+    assert.ok(postings instanceof DataLoader, 'a loader of this request');
+    assert.deepEqual(jobSyncPart, { writer: 'postings', now: 42, publicUrl: 'http://x' });
     assert.deepEqual(context, {
       requestId: 'r-1',
       loaders: 'loaders',
@@ -157,6 +175,7 @@ describe('the APIs behind the gateway', () => {
       webhooks: { endpoints: 'endpoints', deliveryLog: 'log' },
       dispositions: 'dispositions',
       jobSearch: 'search',
+      employerData: { patcher: 'patcher' },
     });
   });
 });

@@ -32,6 +32,16 @@ import { Places } from '../../src/job-search/places/places.js';
 import type { SearchStore } from '../../src/job-search/search-store.js';
 import { gatewayApis } from '../support/gateway-schema.js';
 import { endpointRow } from '../support/webhook-rows.js';
+import { MAX_NODE_IDS, MAX_SURFACES } from '../../src/job-sync/graphql/list-bounds.js';
+import type { StoredPosting } from '../../src/job-sync/posting.js';
+import type { PostingNotices } from '../../src/job-sync/posting-notices.js';
+import type { PostingStore } from '../../src/job-sync/posting-store.js';
+import {
+  MAX_EXPIRIES_PER_REQUEST,
+  MAX_POSTINGS_PER_REQUEST,
+  PostingWriter,
+  type EmployerDirectory,
+} from '../../src/job-sync/posting-writer.js';
 
 /**
  * Every list an answer can hold has a true bound: its `@listSize` in the SDL sizes it (never the
@@ -274,6 +284,68 @@ const failingDispositions = Array.from({ length: MAX_DISPOSITIONS_PER_REQUEST },
   atsName: ' ',
   statusChangeDateTime: '2025-01-31T12:00:00Z',
 }));
+/**
+ * Job Sync's context over the real writer, whose store knows no posting: every posting of a
+ * batch is refused by a rule and every id to expire is unknown, so that each answers its list
+ * without a database, as long as the input the writer accepts.
+ */
+const jobSyncContext = (() => {
+  const store = {
+    inTransaction: (work: (store: unknown, tx: unknown) => unknown) => work(store, {}),
+    lockOwned: async () => [],
+  } as unknown as PostingStore;
+  const writer = new PostingWriter(
+    store,
+    { now: () => 0 },
+    { indexingDelayMs: 0 },
+    {} as EmployerDirectory,
+    {} as PostingNotices,
+  );
+  return {
+    principal: { kind: 'app', appId: 'app-1', employerId: EMPLOYER },
+    jobSync: { writer, postings: { load: async () => null }, now: 0, publicUrl: 'http://x' },
+  };
+})();
+
+/** A batch the writer takes: `count` postings, each with its own key and a country it refuses. */
+function refusedPostings(count: number) {
+  return Array.from({ length: count }, (_, i) => ({
+    body: { location: { country: 'XX' } },
+    metadata: { jobSource: { sourceName: 'probe' }, jobPostingId: `p-${i}` },
+  }));
+}
+
+const somePosting = { employerJobId: 'ej-1', content: {} } as unknown as StoredPosting;
+
+/** The arguments each Job Sync list is tried with: the most its resolver accepts. */
+const JOB_SYNC_ARGUMENTS: Record<string, Record<string, unknown>> = {
+  'Query.nodes': { ids: Array.from({ length: MAX_NODE_IDS }, (_, i) => `id-${i}`) },
+  'Mutation.createSourcedJobPostings': {
+    input: { jobPostings: refusedPostings(MAX_POSTINGS_PER_REQUEST) },
+  },
+  'JobsIngestMutations.createSourcedJobPostings': {
+    input: { jobPostings: refusedPostings(MAX_POSTINGS_PER_REQUEST) },
+  },
+  'JobsIngestMutations.expireSourcedJobsBySourcedPostingId': {
+    input: {
+      jobs: Array.from({ length: MAX_EXPIRIES_PER_REQUEST }, (_, i) => ({
+        sourcedPostingId: `id-${i}`,
+      })),
+    },
+  },
+  'EmployerJob.seats': {},
+  'EmployerJobSeatsConnection.seats': {},
+  'JobPostStatus.surfaceStatuses': {},
+  'PatchEmployerPayload.errors': {},
+};
+
+/** The length of the list `coordinate`'s own resolver answers. */
+function listLength(coordinate: string, parent: unknown, within: object = jobSyncContext): Probe {
+  return async (args) => {
+    const list = await resolverOf(coordinate)(parent, args, within, NO_INFO);
+    return [(list as unknown[]).length];
+  };
+}
 
 const PROBES: Record<string, Probe> = {
   'Query.findVirtualInterviewEvents': (args) =>
@@ -333,6 +405,42 @@ const PROBES: Record<string, Probe> = {
     assert.ok((attributes as unknown[]).length <= MOST_ATTRIBUTES);
     return [(attributes as unknown[]).length];
   },
+  'Query.nodes': listLength('Query.nodes', {}),
+  'Mutation.createSourcedJobPostings': probe(
+    'Mutation.createSourcedJobPostings',
+    {},
+    jobSyncContext,
+  ),
+  'JobsIngestMutations.createSourcedJobPostings': probe(
+    'JobsIngestMutations.createSourcedJobPostings',
+    {},
+    jobSyncContext,
+  ),
+  'JobsIngestMutations.expireSourcedJobsBySourcedPostingId': probe(
+    'JobsIngestMutations.expireSourcedJobsBySourcedPostingId',
+    {},
+    jobSyncContext,
+  ),
+  'EmployerJob.seats': listLength('EmployerJob.seats', { id: 'ej-1', posting: somePosting }),
+  'EmployerJobSeatsConnection.seats': listLength('EmployerJobSeatsConnection.seats', {
+    posting: somePosting,
+  }),
+  'JobPostStatus.surfaceStatuses': async () => {
+    const surfaceContexts = Array.from({ length: MAX_SURFACES }, (_, i) => ({
+      placementId: `surface-${i}`,
+    }));
+    const status = await resolverOf('JobPost.status')(
+      somePosting,
+      { input: { surfaceContexts } },
+      jobSyncContext,
+      NO_INFO,
+    );
+    return listLength('JobPostStatus.surfaceStatuses', status)({});
+  },
+  'PatchEmployerPayload.errors': listLength('PatchEmployerPayload.errors', {
+    employerKey: 'k',
+    changed: true,
+  }),
   'WebhookDelivery.attempts': async () => {
     const attempts = await resolverOf('WebhookDelivery.attempts')(
       storedDelivery,
@@ -368,8 +476,9 @@ describe('every list field of the schema has a true bound', () => {
 
   for (const [field, probeOf] of Object.entries(PROBES)) {
     it(`${field}: no list holds more than the cost model assumes, whatever is stored`, async () => {
-      const tried =
-        field === 'Query.virtualInterviewEvents'
+      const tried = JOB_SYNC_ARGUMENTS[field]
+        ? [JOB_SYNC_ARGUMENTS[field]]
+        : field === 'Query.virtualInterviewEvents'
           ? [1, 7, MAX_EVENT_IDS].map((ids) => ({ ids }))
           : WEBHOOK_PAGES.has(field)
             ? ARGUMENTS.filter(({ first }) => first !== 0)
@@ -379,7 +488,7 @@ describe('every list field of the schema has a true bound', () => {
       for (const args of tried) {
         const assumed = assumedItems(
           field,
-          'ids' in args ? { input: { ids: Array(args.ids) } } : args,
+          field === 'Query.virtualInterviewEvents' ? { input: { ids: Array(args.ids) } } : args,
         );
         const lengths = await probeOf(args);
         assert.ok(lengths.length > 0);
@@ -409,6 +518,32 @@ describe('every list field of the schema has a true bound', () => {
       await assert.rejects(PROBES[field]!({ first: 101 }), /first/);
       await assert.rejects(PROBES[field]!({ first: 0 }), /first/);
     }
+    await assert.rejects(
+      PROBES['Query.nodes']!({ ids: Array(MAX_NODE_IDS + 1).fill('id') }),
+      /ids must hold 1 to 100 ids/,
+    );
+    await assert.rejects(
+      PROBES['Mutation.createSourcedJobPostings']!({
+        input: { jobPostings: refusedPostings(MAX_POSTINGS_PER_REQUEST + 1) },
+      }),
+      /at most 100 are allowed per request/,
+    );
+    await assert.rejects(
+      PROBES['JobsIngestMutations.expireSourcedJobsBySourcedPostingId']!({
+        input: { jobs: Array(MAX_EXPIRIES_PER_REQUEST + 1).fill({ sourcedPostingId: 'x' }) },
+      }),
+      /at most 100 are allowed per request/,
+    );
+    await assert.rejects(
+      async () =>
+        resolverOf('JobPost.status')(
+          somePosting,
+          { input: { surfaceContexts: Array(MAX_SURFACES + 1).fill({ placementId: 'x' }) } },
+          jobSyncContext,
+          NO_INFO,
+        ),
+      /more than 10 surfaces/,
+    );
   });
 
   it('writes each domain cap into the schema, where clients read it', () => {

@@ -21,7 +21,8 @@ import { InvalidScalarValueError } from '../../src/graphql/scalars/string-scalar
 import { loadTypeDefs } from '../../src/graphql/schema.js';
 import { gatewayApis } from '../support/gateway-schema.js';
 
-type ScalarName = keyof typeof scalarResolvers;
+/** The scalars sent as JSON strings; Int64 (a number or a string of digits) has its own cases. */
+type ScalarName = Exclude<keyof typeof scalarResolvers, 'Int64'>;
 
 /** Both ways a client can send a value: as a variable (parseValue) and inline (parseLiteral). */
 const INPUT_PATHS = {
@@ -160,11 +161,49 @@ const CASES: Record<ScalarName, ScalarCases> = {
       ['U1', /not a two-letter/],
     ],
   },
+  CurrencyCode: {
+    accepts: [
+      ['USD', 'USD'],
+      ['JPY', 'JPY'],
+    ],
+    rejects: [
+      ['usd', /CurrencyCode "usd" must be uppercase, e.g. "USD"/],
+      ['XYZ', /not an ISO 4217 currency code/],
+      ['US', /not an ISO 4217 currency code/],
+    ],
+  },
 };
+
+describe('the Int64 scalar', () => {
+  const scalar = scalarResolvers.Int64;
+  it('takes whole numbers as JSON numbers or strings of digits, and keeps every digit', () => {
+    assert.equal(scalar.parseValue(1500), '1500');
+    assert.equal(scalar.parseValue('9223372036854775807'), '9223372036854775807');
+    assert.equal(scalar.parseValue('-12'), '-12');
+    assert.equal(scalar.parseLiteral(parseValueNode('42'), undefined), '42');
+    assert.equal(
+      scalar.parseLiteral(parseValueNode('"1234567890123456789"'), undefined),
+      '1234567890123456789',
+    );
+  });
+  it('refuses fractions, text, values past 64 bits and unsafe JSON numbers', () => {
+    for (const value of [1.5, 'abc', '9223372036854775808', 2 ** 60, true]) {
+      assertBadUserInput(() => scalar.parseValue(value), /Int64 cannot represent/);
+    }
+    assertBadUserInput(
+      () => scalar.parseLiteral(parseValueNode('1.5'), undefined),
+      /Int64 must be a whole number, got 1.5/,
+    );
+  });
+  it('answers a JSON number while exact, a string of digits past 2^53', () => {
+    assert.equal(scalar.serialize('1500'), 1500);
+    assert.equal(scalar.serialize('9007199254740993'), '9007199254740993');
+  });
+});
 
 describe('custom scalars', () => {
   for (const [name, cases] of Object.entries(CASES) as Array<[ScalarName, ScalarCases]>) {
-    const scalar: GraphQLScalarType = scalarResolvers[name];
+    const scalar: GraphQLScalarType = scalarResolvers[name] as GraphQLScalarType;
 
     describe(name, () => {
       for (const [path, parse] of Object.entries(INPUT_PATHS)) {

@@ -4,6 +4,8 @@ import type { DispositionSyncCapability } from '../../src/disposition-sync/compo
 import type { JobSearchCapability } from '../../src/job-search/compose.js';
 import type { Interviews } from '../../src/interviews/compose.js';
 import type { Webhooks } from '../../src/webhooks/compose.js';
+import type { JobSync } from '../../src/job-sync/compose.js';
+import type { EmployerData } from '../../src/employer-data/compose.js';
 
 /**
  * The gateway's schema and list sizes over every registered API, as composeGraphQL builds them,
@@ -16,5 +18,8 @@ export const gatewayApis = composeApis(
     webhooks: {} as Webhooks,
     dispositionSync: {} as DispositionSyncCapability,
     jobSearch: {} as JobSearchCapability,
+    jobSync: {} as JobSync,
+    employerData: {} as EmployerData,
+    publicUrl: 'http://127.0.0.1',
   }),
 );

@@ -24,6 +24,8 @@ import * as persistedDocuments from './0023_persisted_documents.js';
 import * as calendarMails from './0024_calendar_mails.js';
 import * as recordingFinalisation from './0026_recording_finalisation.js';
 import * as decisionNoteNewlines from './0027_decision_note_newlines.js';
+import * as jobPostings from './0028_job_postings.js';
+import * as partnerEmployers from './0029_partner_employers.js';
 import * as partnerDispositions from './0030_partner_dispositions.js';
 import * as jobSearch from './0031_job_search.js';
 
@@ -63,6 +65,8 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migration]> =
   ['0024_calendar_mails', calendarMails],
   ['0026_recording_finalisation', recordingFinalisation],
   ['0027_decision_note_newlines', decisionNoteNewlines],
+  ['0028_job_postings', jobPostings],
+  ['0029_partner_employers', partnerEmployers],
   ['0030_partner_dispositions', partnerDispositions],
   ['0031_job_search', jobSearch],
 ];

@@ -1,7 +1,9 @@
 import type { Resolvers, Scalars } from '../../../generated/graphql.js';
 import { countryCodeScalar } from './country-code.js';
+import { currencyCodeScalar } from './currency-code.js';
 import { dateTimeScalar } from './date-time.js';
 import { emailAddressScalar } from './email-address.js';
+import { int64Scalar } from './int64.js';
 import { languageCodeScalar } from './language-code.js';
 import { timeZoneScalar } from './time-zone.js';
 import { webUrlScalar } from './web-url.js';
@@ -21,4 +23,6 @@ export const scalarResolvers = {
   WebUrl: webUrlScalar,
   LanguageCode: languageCodeScalar,
   CountryCode: countryCodeScalar,
+  CurrencyCode: currencyCodeScalar,
+  Int64: int64Scalar,
 } satisfies Pick<Resolvers, CustomScalarName>;

@@ -7,11 +7,7 @@ import { Query } from './query.js';
 import { VirtualInterviewEvent } from './virtual-interview-event.js';
 import { VirtualInterviewInterviewee } from './virtual-interview-interviewee.js';
 import { VirtualInterviewInterviewer } from './virtual-interview-interviewer.js';
-import {
-  EmployerJob,
-  VirtualInterviewJob,
-  VirtualInterviewJobInfo,
-} from './virtual-interview-job.js';
+import { VirtualInterviewJob, VirtualInterviewJobInfo } from './virtual-interview-job.js';
 import { VirtualInterviewDecision, VirtualInterviewOutcome } from './virtual-interview-outcome.js';
 import { VirtualInterviewRecord } from './virtual-interview-record.js';
 
@@ -31,7 +27,6 @@ export const interviewResolvers = {
   VirtualInterviewOutcome,
   VirtualInterviewDecision,
   VirtualInterviewJob,
-  EmployerJob,
   VirtualInterviewJobInfo,
   ...connections,
   ...payloads,

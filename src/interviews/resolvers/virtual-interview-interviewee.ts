@@ -1,6 +1,6 @@
 import type {
+  ResolversUnionTypes,
   VirtualInterviewIntervieweeResolvers,
-  VirtualInterviewJob,
 } from '../../../generated/graphql.js';
 import type { EventRow, IntervieweeRow } from '../../db/rows.js';
 import type { InterviewContext } from '../context.js';
@@ -35,7 +35,10 @@ export const VirtualInterviewInterviewee: VirtualInterviewIntervieweeResolvers<I
     })),
 };
 
-function jobOf(interviewee: IntervieweeRow): VirtualInterviewJob | null {
+/** A job of the employer is only its id here: Job Sync resolves the rest (src/job-sync). */
+function jobOf(
+  interviewee: IntervieweeRow,
+): ResolversUnionTypes<Record<string, unknown>>['VirtualInterviewJob'] | null {
   if (interviewee.job_employer_job_id) {
     return { __typename: 'EmployerJob', id: interviewee.job_employer_job_id };
   }

@@ -1,0 +1,6 @@
+/** What `patchEmployer` answers. */
+export interface PatchOutcome {
+  employerKey: string;
+  /** True when the employer was created or changed. */
+  changed: boolean;
+}

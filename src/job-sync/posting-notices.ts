@@ -1,0 +1,102 @@
+import type { Transaction } from '../db/transactions.js';
+import type { JobPostingEventType } from '../webhooks/event-types.js';
+import type { WebhookOutbox } from '../webhooks/outbox.js';
+import type { PostingObserver, PostingSnapshot } from './posting-snapshot.js';
+import type { StoredPosting } from './posting.js';
+
+/** What happened to a posting in one write. */
+export type PostingChange = 'created' | 'updated' | 'expired' | 'reactivated';
+
+const TYPES: Record<PostingChange, JobPostingEventType> = {
+  created: 'job.posting.created.v1',
+  updated: 'job.posting.updated.v1',
+  expired: 'job.posting.expired.v1',
+  reactivated: 'job.posting.reactivated.v1',
+};
+
+/**
+ * `data.lifecycleEvent`: the platform's V1 says `UPDATED` for a creation and an update
+ * (platform-apis.md §8); its other values are not public, so these are this twin's.
+ */
+const LIFECYCLE_EVENTS: Record<PostingChange, string> = {
+  created: 'UPDATED',
+  updated: 'UPDATED',
+  expired: 'EXPIRED',
+  reactivated: 'REACTIVATED',
+};
+
+/**
+ * Tells whoever hears of posting changes, in the change's own transaction: each observer (the
+ * search index keeps its projection), then the webhook outbox (`job.posting.*`, a thin `data`).
+ */
+export class PostingNotices {
+  constructor(
+    private readonly observers: readonly PostingObserver[],
+    private readonly outbox: WebhookOutbox,
+  ) {}
+
+  async changed(
+    tx: Transaction,
+    posting: StoredPosting,
+    change: PostingChange,
+    now: number,
+    previousSourcedPostingId?: string,
+  ): Promise<void> {
+    const snapshot = snapshotOf(posting);
+    for (const observer of this.observers) await observer.postingChanged(tx, snapshot);
+    await this.outbox.record(
+      {
+        appId: posting.appId,
+        employerId: posting.employerId,
+        type: TYPES[change],
+        subject: posting.employerJobId,
+        time: now,
+        data: {
+          employerJobId: posting.employerJobId,
+          sourcedPostingId: posting.sourcedPostingId,
+          employerId: posting.employerId,
+          lifecycleEvent: LIFECYCLE_EVENTS[change],
+          ...(previousSourcedPostingId && { previousSourcedPostingId }),
+        },
+      },
+      tx,
+    );
+  }
+}
+
+export function snapshotOf(posting: StoredPosting): PostingSnapshot {
+  const { content } = posting;
+  return {
+    sourcedPostingId: posting.sourcedPostingId,
+    employerJobId: posting.employerJobId,
+    appId: posting.appId,
+    employerId: posting.employerId,
+    jobPostingId: content.jobPostingId,
+    sourceName: content.jobSource.sourceName,
+    sourceType: content.jobSource.sourceType,
+    companyName: content.jobSource.companyName,
+    companyWebsite: content.jobSource.companyWebsite,
+    title: content.title,
+    subtitle: content.subtitle,
+    description: content.description,
+    descriptionFormatting: content.descriptionFormatting,
+    location: {
+      country: content.location.country,
+      cityRegionPostal: content.location.cityRegionPostal,
+      streetAddress: content.location.streetAddress,
+    },
+    salary: content.salary && {
+      currency: content.salary.currency,
+      minimumMinor: content.salary.minimumMinor,
+      maximumMinor: content.salary.maximumMinor,
+      period: content.salary.period,
+    },
+    jobTypes: content.jobTypes,
+    benefits: content.benefits,
+    url: content.url,
+    datePublished: posting.datePublished,
+    activeFrom: posting.activeFrom,
+    expiredAt: posting.expiredAt,
+    updatedAt: posting.updatedAt,
+  };
+}

@@ -1,0 +1,175 @@
+import { Store } from '../db/store.js';
+import { employerJobIdOf, type PostingContent, type StoredPosting } from './posting.js';
+
+/** A row of job_postings (migration 0028) as both engines read it back. */
+export interface PostingRow {
+  id: string;
+  sourced_posting_id: string;
+  app_id: string;
+  employer_id: string;
+  source_name: string;
+  job_posting_id: string;
+  source_type: string;
+  title: string;
+  company_name: string;
+  posting: string;
+  date_published: number;
+  active_from: number;
+  expired_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Who a posting belongs to and how the partner keys it: the upsert key. */
+export interface PostingKey {
+  appId: string;
+  employerId: string;
+  sourceName: string;
+  jobPostingId: string;
+}
+
+const TABLE = 'job_postings';
+
+export function postingOf(row: PostingRow): StoredPosting {
+  return {
+    id: row.id,
+    sourcedPostingId: row.sourced_posting_id,
+    employerJobId: employerJobIdOf(row.sourced_posting_id),
+    appId: row.app_id,
+    employerId: row.employer_id,
+    content: JSON.parse(row.posting) as PostingContent,
+    datePublished: Number(row.date_published),
+    activeFrom: Number(row.active_from),
+    expiredAt: row.expired_at === null ? null : Number(row.expired_at),
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  };
+}
+
+export function rowOf(posting: StoredPosting): PostingRow {
+  const { content } = posting;
+  return {
+    id: posting.id,
+    sourced_posting_id: posting.sourcedPostingId,
+    app_id: posting.appId,
+    employer_id: posting.employerId,
+    source_name: content.jobSource.sourceName,
+    job_posting_id: content.jobPostingId,
+    source_type: content.jobSource.sourceType,
+    title: content.title,
+    company_name: content.jobSource.companyName,
+    posting: JSON.stringify(content),
+    date_published: posting.datePublished,
+    active_from: posting.activeFrom,
+    expired_at: posting.expiredAt,
+    created_at: posting.createdAt,
+    updated_at: posting.updatedAt,
+  };
+}
+
+/** The SQL of job_postings; Job Sync is its only writer. */
+export class PostingStore extends Store {
+  /** The posting under `key`, locked until the transaction ends. */
+  async lockByKey(key: PostingKey): Promise<StoredPosting | undefined> {
+    const row = await this.forUpdate(
+      this.db<PostingRow>(TABLE).where({
+        app_id: key.appId,
+        employer_id: key.employerId,
+        source_name: key.sourceName,
+        job_posting_id: key.jobPostingId,
+      }),
+    ).first();
+    return row && postingOf(row);
+  }
+
+  /**
+   * Inserts `posting` unless a posting with its key exists (committed by a concurrent request
+   * meanwhile, which this waits for on PostgreSQL); true when it was inserted.
+   */
+  async insertUnlessKeyTaken(posting: StoredPosting): Promise<boolean> {
+    await this.db(TABLE)
+      .insert(rowOf(posting))
+      .onConflict(['app_id', 'employer_id', 'source_name', 'job_posting_id'])
+      .ignore();
+    const stored = await this.lockByKey({
+      appId: posting.appId,
+      employerId: posting.employerId,
+      sourceName: posting.content.jobSource.sourceName,
+      jobPostingId: posting.content.jobPostingId,
+    });
+    return stored?.id === posting.id;
+  }
+
+  async replace(posting: StoredPosting): Promise<void> {
+    const { id: _id, created_at: _created, ...fields } = rowOf(posting);
+    await this.db(TABLE).where({ id: posting.id }).update(fields);
+  }
+
+  async expire(id: string, at: number): Promise<void> {
+    await this.db(TABLE).where({ id }).update({ expired_at: at, updated_at: at });
+  }
+
+  /** The sourceType already used with `sourceName` by this app and employer, if any. */
+  async sourceTypeOf(key: Omit<PostingKey, 'jobPostingId'>): Promise<string | undefined> {
+    const row = await this.db<PostingRow>(TABLE)
+      .select('source_type')
+      .where({ app_id: key.appId, employer_id: key.employerId, source_name: key.sourceName })
+      .first();
+    return row?.source_type;
+  }
+
+  /** Postings of the app and employer by sourcedPostingId, locked until the transaction ends. */
+  async lockOwned(
+    owner: { appId: string; employerId: string },
+    sourcedPostingIds: readonly string[],
+  ): Promise<StoredPosting[]> {
+    if (!sourcedPostingIds.length) return [];
+    const rows = await this.forUpdate(
+      this.db<PostingRow>(TABLE)
+        .where({ app_id: owner.appId, employer_id: owner.employerId })
+        .whereIn('sourced_posting_id', [...sourcedPostingIds])
+        .orderBy('id'),
+    );
+    return rows.map(postingOf);
+  }
+
+  /** The employer's postings by sourcedPostingId (any app of the employer). */
+  async ofEmployer(
+    employerId: string,
+    sourcedPostingIds: readonly string[],
+  ): Promise<StoredPosting[]> {
+    if (!sourcedPostingIds.length) return [];
+    const rows = await this.db<PostingRow>(TABLE)
+      .where({ employer_id: employerId })
+      .whereIn('sourced_posting_id', [...sourcedPostingIds]);
+    return rows.map(postingOf);
+  }
+
+  /** One page of an app's postings, the latest change first (id breaks ties). */
+  async pageOfApp(
+    appId: string,
+    limit: number,
+    after?: { updatedAt: number; id: string },
+  ): Promise<StoredPosting[]> {
+    const query = this.db<PostingRow>(TABLE).where({ app_id: appId });
+    if (after) {
+      query.andWhere((older) =>
+        older
+          .where('updated_at', '<', after.updatedAt)
+          .orWhere((tie) => tie.where('updated_at', after.updatedAt).andWhere('id', '<', after.id)),
+      );
+    }
+    const rows = await query
+      .orderBy([
+        { column: 'updated_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .limit(limit);
+    return rows.map(postingOf);
+  }
+
+  async countOfApp(appId: string): Promise<number> {
+    const row = await this.db(TABLE).where({ app_id: appId }).count({ count: '*' }).first();
+    return Number(row?.count ?? 0);
+  }
+}
