@@ -195,8 +195,12 @@ describeEachDialect('live connections of the interview pages', (database) => {
     stranger.send({ type: 'join', video: false });
     const strangerRoom = await stranger.next('room');
     assert.deepEqual(strangerRoom.peers, [], 'another event’s room is empty');
-    stranger.send({ type: 'signal', to: candidateRoom.you.id, data: { candidate: 'x' } });
-    stranger.send({ type: 'signal', to: myRoom.you.id, data: { candidate: 'x' } });
+    stranger.send({
+      type: 'signal',
+      to: candidateRoom.you.id,
+      data: { candidate: { candidate: 'x' } },
+    });
+    stranger.send({ type: 'signal', to: myRoom.you.id, data: { candidate: { candidate: 'x' } } });
     assert.equal(await candidate.staysWithout('signal', 400), true);
     assert.equal(await me.staysWithout('signal', 0), true);
 
