@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
-import type { Principal } from '../../src/oauth/principal.js';
 import { BROWSER_TEST_TIMEOUT_MS, launchChromium } from '../support/browser.js';
 import { describeEachDialect } from '../support/databases.js';
 import { postGraphQL } from '../support/graphql-client.js';
-import { insertTenant } from '../support/interview-fixtures.js';
 import {
   FAKE_MEDIA_FLAGS,
   People,
@@ -15,9 +13,10 @@ import {
   markDocument,
   press,
 } from '../support/interview-room.js';
-import { LiveUpgradeGate } from '../support/live-upgrade-gate.js';
+import type { LiveUpgradeGate } from '../support/live-upgrade-gate.js';
+import { startGatedService } from '../support/gated-service.js';
 import { interviewerCookie, postLobbyStep } from '../support/lobby-forms.js';
-import { startTestService } from '../support/service.js';
+import type { startTestService } from '../support/service.js';
 import { CREATE_EVENT, INTERVIEWER, eventStartingSoon } from './conduct-interview.js';
 
 const WAITING = 'Robin Applicant is waiting in the lobby.';
@@ -40,23 +39,7 @@ describeEachDialect(
     before(async function () {
       browser = await launchChromium(FAKE_MEDIA_FLAGS);
       if (!browser) this.skip();
-      const tenant = await insertTenant(database().db, 'admit-in-room');
-      const principal: Principal = {
-        kind: 'app',
-        appId: tenant.appId,
-        ownerUserId: tenant.userId,
-        clientId: 'admit-in-room-client',
-        jti: 'admit-in-room-token',
-        employerId: tenant.employerId,
-        scopes: ['employer_access'],
-      };
-      gate = await LiveUpgradeGate.listen();
-      // The pages' links, and the origin live connections must come from, are the gate's.
-      service = await startTestService(database(), {
-        authenticate: async () => principal,
-        env: { PUBLIC_URL: gate.url },
-      });
-      gate.target(service.url);
+      ({ gate, service } = await startGatedService(database(), 'admit-in-room'));
     });
     beforeEach(() => {
       people = new People(browser!);

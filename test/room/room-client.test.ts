@@ -173,6 +173,16 @@ const person = (id: string, name: string, role: string) => ({
   cameraOn: true,
 });
 
+/** The service's answer to a join: in the room, with `peers` already there. */
+const inRoomAs = (name: string, peers: object[]) => ({
+  type: 'room',
+  you: person('me', name, 'interviewer'),
+  iceServers: [],
+  maxVideoParticipants: 4,
+  videoRefusal: null,
+  peers,
+});
+
 function openRoomPage(role: 'interviewer' | 'interviewee' = 'interviewer') {
   FakeSocket.made = [];
   FakePeerConnection.made = [];
@@ -234,14 +244,7 @@ async function inTheRoom() {
   const socket = FakeSocket.made[0]!;
   socket.open();
   page.byId('join-button').click();
-  socket.receive({
-    type: 'room',
-    you: person('me', 'Lee', 'interviewer'),
-    iceServers: [],
-    maxVideoParticipants: 4,
-    videoRefusal: null,
-    peers: [person('robin', 'Robin', 'interviewee')],
-  });
+  socket.receive(inRoomAs('Lee', [person('robin', 'Robin', 'interviewee')]));
   await settle();
   socket.receive({ type: 'peer-joined', peer: person('sam', 'Sam', 'interviewer') });
   await settle();
@@ -326,14 +329,12 @@ describe('the room client (client/room)', () => {
     assert.equal(byId('room-left').hidden, true);
     assert.equal(byId('room-message').hidden, true);
     assert.equal(byId('microphone-button').textContent, 'Mute', 'fresh devices are on');
-    socket.receive({
-      type: 'room',
-      you: person('me', 'Lee', 'interviewer'),
-      iceServers: [],
-      maxVideoParticipants: 4,
-      videoRefusal: null,
-      peers: [person('robin', 'Robin', 'interviewee'), person('sam', 'Sam', 'interviewer')],
-    });
+    socket.receive(
+      inRoomAs('Lee', [
+        person('robin', 'Robin', 'interviewee'),
+        person('sam', 'Sam', 'interviewer'),
+      ]),
+    );
     await settle();
     assert.equal(byId('room-stage').hidden, false);
     assert.equal(FakePeerConnection.made.length, 2 + 2, 'a new connection to each');
