@@ -94,7 +94,6 @@ describe('the room protocol (src/room/protocol)', () => {
       ['null', /not one the room understands/],
       ['[]', /not one the room understands/],
       ['{"type":"dance"}', /at type/],
-      ['{"type":"join"}', /at video/],
       ['{"type":"join","video":"yes"}', /at video/],
       ['{"type":"signal","to":"../x","data":{}}', /at to/],
       [`{"type":"signal","to":"${PEER.id}","data":{"description":"offer"}}`, /at data/],
@@ -107,6 +106,13 @@ describe('the room protocol (src/room/protocol)', () => {
       assert.equal(read.ok, false, text);
       if (!read.ok) assert.match(read.problem, problem, text);
     }
+  });
+
+  it('takes a join without `video` for one without a camera', () => {
+    assert.deepEqual(readPageMessage('{"type":"join"}'), {
+      ok: true,
+      message: { type: 'join', video: false },
+    });
   });
 
   it('drops what a page adds to a message, relaying only what the protocol names', () => {

@@ -35,7 +35,8 @@ const signalData = z.union([
 ]);
 
 const pageMessage = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('join'), video: z.boolean() }),
+  // Without `video`, as from a page that has no camera: audio only.
+  z.object({ type: z.literal('join'), video: z.boolean().default(false) }),
   z.object({ type: z.literal('leave') }),
   z.object({ type: z.literal('signal'), to: z.string().regex(CONNECTION_ID), data: signalData }),
   z.object({ type: z.literal('media'), microphoneOn: z.boolean(), cameraOn: z.boolean() }),
