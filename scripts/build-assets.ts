@@ -1,6 +1,7 @@
 /**
  * Builds the browser assets the service serves from its own origin (no CDN) into public/built/
- * (git-ignored): the API explorer (GraphiQL, React and our examples, bundled by esbuild) and
+ * (git-ignored): the API explorer (GraphiQL, React and our examples, bundled by esbuild), the
+ * interview room's client (client/room, TypeScript with the room protocol's types) and
  * Redoc's standalone bundle for the API reference at /docs. `npm run build` (and so `npm start`)
  * runs it, and it rebuilds only when its inputs changed since the last build. Run as a script, it
  * also renders the GraphQL reference from schema/ (build-graphql-reference.ts).
@@ -24,8 +25,8 @@ const REPOSITORY = fileURLToPath(new URL('../', import.meta.url));
 export const BUILT_DIR = join(REPOSITORY, 'public/built/');
 
 /** What the bundles are made from, relative to the repository; redoc's version is in the lock. */
-const INPUTS = ['client', 'scripts/build-assets.ts', 'package-lock.json'];
-const OUTPUTS = ['explorer.js', 'explorer.css', 'redoc.standalone.js'];
+const INPUTS = ['client', 'src/room/protocol', 'scripts/build-assets.ts', 'package-lock.json'];
+const OUTPUTS = ['explorer.js', 'explorer.css', 'room.js', 'redoc.standalone.js'];
 /**
  * The digest of the inputs the outputs were built from. A content digest, not modification
  * times: a checkout or a fresh clone gives every file a new time without changing a byte.
@@ -57,7 +58,10 @@ export async function buildAssets(repository = REPOSITORY): Promise<void> {
   // Loaded here so that an up-to-date check never pays for loading esbuild.
   const { build } = await import('esbuild');
   await build({
-    entryPoints: { explorer: join(repository, 'client/explorer/main.js') },
+    entryPoints: {
+      explorer: join(repository, 'client/explorer/main.js'),
+      room: join(repository, 'client/room/main.ts'),
+    },
     outdir: builtDir,
     bundle: true,
     minify: true,

@@ -1,4 +1,5 @@
 import type { Router } from 'express';
+import { builtAssetHref } from '../http/built-assets.js';
 import { LOBBY_PATHS } from '../interviews/lobby-links.js';
 import type { LobbyRole } from '../interviews/vocabulary.js';
 import { CSRF_FIELD } from '../sessions/csrf.js';
@@ -9,7 +10,8 @@ import { mayEnterRoom, roomModel } from './page-models.js';
  * GET /lobby/<role>/:token/room: the interview room behind each lobby. Interviewers may wait in
  * it while the event is open; the interviewee only once admitted. Whoever may not be there yet
  * goes back to their lobby, which says why. The room's media and signalling are the work of
- * public/room.js over the lobby's live connection (src/room).
+ * its client (client/room, bundled into public/built/room.js) over the lobby's live connection
+ * (src/room, the room protocol).
  */
 export function mountRoomPage(router: Router, services: LobbyServices): void {
   for (const role of ['interviewer', 'interviewee'] as const satisfies LobbyRole[]) {
@@ -33,6 +35,7 @@ export function mountRoomPage(router: Router, services: LobbyServices): void {
         recordings_path: role === 'interviewer' ? `${link.path}/recordings` : '',
         csrf_field: CSRF_FIELD,
         csrf_token: services.csrf.forAnonymous(req, res),
+        script_src: builtAssetHref('room.js'),
       });
     });
   }

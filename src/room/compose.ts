@@ -5,7 +5,7 @@ import type { Lobby } from '../lobby/compose.js';
 import type { Recordings } from '../recordings/compose.js';
 import type { RealtimeBus } from '../realtime/compose.js';
 import type { SharedDependencies } from '../shared-dependencies.js';
-import { LiveConnections } from './live-connections.js';
+import { LiveConnections } from './live/live-connections.js';
 import { RoomService } from './room-service.js';
 import { RoomStore } from './room-store.js';
 

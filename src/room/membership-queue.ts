@@ -1,8 +1,4 @@
-/** What a person reads when the service takes them out of the room. */
-export interface RoomNotice {
-  type: string;
-  message: string;
-}
+import type { RoomNotice } from './protocol/messages.js';
 
 /** One change of a connection's room membership, asked by its browser or by the service. */
 export type MembershipChange =

@@ -60,6 +60,11 @@ export class RoomService {
     return people;
   }
 
+  /** The connections in the event's room now, whichever process holds them, oldest first. */
+  present(eventId: string): Promise<RoomConnectionRow[]> {
+    return this.store.connectionsOf(eventId, this.clock.now() - CONNECTION_ORPHANED_AFTER_MS);
+  }
+
   /** Who a capability link (and, for interviewers, the remembered identity) lets into the room. */
   participantOf(access: LobbyAccess, interviewerId: string | null): RoomParticipant | null {
     if (access.role === 'interviewee' && access.intervieweeId) {

@@ -96,6 +96,7 @@ describe('incremental build', () => {
       root = scratch({
         'client/explorer/main.js': "import './explorer.css';\nconsole.log('first version');\n",
         'client/explorer/explorer.css': 'body { margin: 0; }\n',
+        'client/room/main.ts': "const room: string = 'room';\nconsole.log(room);\n",
         'package-lock.json': '{ "lockfileVersion": 3 }\n',
       });
       roots.push(root);

@@ -1,15 +1,14 @@
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
-import type { Principal } from '../../src/oauth/principal.js';
 import { CREATE_EVENT, INTERVIEWER, eventStartingSoon } from '../room/conduct-interview.js';
 import { BROWSER_TEST_TIMEOUT_MS, launchChromium } from '../support/browser.js';
 import { describeEachDialect } from '../support/databases.js';
 import { postGraphQL } from '../support/graphql-client.js';
-import { insertTenant } from '../support/interview-fixtures.js';
 import { assertSameDocument, markDocument } from '../support/interview-room.js';
-import { LiveUpgradeGate } from '../support/live-upgrade-gate.js';
+import type { LiveUpgradeGate } from '../support/live-upgrade-gate.js';
+import { startGatedService } from '../support/gated-service.js';
 import { interviewerCookie, postLobbyStep } from '../support/lobby-forms.js';
-import { startTestService } from '../support/service.js';
+import type { startTestService } from '../support/service.js';
 
 const WAITING = 'You are checked in and waiting in the lobby.';
 const ADMITTED = 'You are being interviewed now.';
@@ -30,23 +29,7 @@ describeEachDialect(
     before(async function () {
       browser = await launchChromium();
       if (!browser) this.skip();
-      const tenant = await insertTenant(database().db, 'live-catch-up');
-      const principal: Principal = {
-        kind: 'app',
-        appId: tenant.appId,
-        ownerUserId: tenant.userId,
-        clientId: 'live-catch-up-client',
-        jti: 'live-catch-up-token',
-        employerId: tenant.employerId,
-        scopes: ['employer_access'],
-      };
-      gate = await LiveUpgradeGate.listen();
-      // The pages' links, and the origin live connections must come from, are the gate's.
-      service = await startTestService(database(), {
-        authenticate: async () => principal,
-        env: { PUBLIC_URL: gate.url },
-      });
-      gate.target(service.url);
+      ({ gate, service } = await startGatedService(database(), 'live-catch-up'));
     });
     afterEach(async () => {
       gate?.open();

@@ -131,18 +131,26 @@ for (const transport of TRANSPORTS) {
       candidate.send({
         type: 'signal',
         to: interviewerRoom.you.id,
-        data: { description: 'offer' },
+        data: { description: { type: 'offer', sdp: 'o' } },
       });
       assert.deepEqual((await lobby.next('signal', undefined, 10_000)).data, {
-        description: 'offer',
+        description: { type: 'offer', sdp: 'o' },
       });
-      lobby.send({ type: 'signal', to: candidateRoom.you.id, data: { description: 'answer' } });
-      lobby.send({ type: 'signal', to: candidateRoom.you.id, data: { candidate: 'c1' } });
-      assert.deepEqual((await candidate.next('signal', undefined, 10_000)).data, {
-        description: 'answer',
+      lobby.send({
+        type: 'signal',
+        to: candidateRoom.you.id,
+        data: { description: { type: 'answer' } },
+      });
+      lobby.send({
+        type: 'signal',
+        to: candidateRoom.you.id,
+        data: { candidate: { candidate: 'c1' } },
       });
       assert.deepEqual((await candidate.next('signal', undefined, 10_000)).data, {
-        candidate: 'c1',
+        description: { type: 'answer' },
+      });
+      assert.deepEqual((await candidate.next('signal', undefined, 10_000)).data, {
+        candidate: { candidate: 'c1' },
       });
 
       await postLobbyStep(first!.url, interviewerPath, 'send-back', cookie);

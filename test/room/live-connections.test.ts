@@ -195,8 +195,12 @@ describeEachDialect('live connections of the interview pages', (database) => {
     stranger.send({ type: 'join', video: false });
     const strangerRoom = await stranger.next('room');
     assert.deepEqual(strangerRoom.peers, [], 'another event’s room is empty');
-    stranger.send({ type: 'signal', to: candidateRoom.you.id, data: { candidate: 'x' } });
-    stranger.send({ type: 'signal', to: myRoom.you.id, data: { candidate: 'x' } });
+    stranger.send({
+      type: 'signal',
+      to: candidateRoom.you.id,
+      data: { candidate: { candidate: 'x' } },
+    });
+    stranger.send({ type: 'signal', to: myRoom.you.id, data: { candidate: { candidate: 'x' } } });
     assert.equal(await candidate.staysWithout('signal', 400), true);
     assert.equal(await me.staysWithout('signal', 0), true);
 
@@ -228,20 +232,21 @@ describeEachDialect('live connections of the interview pages', (database) => {
     assert.deepEqual([toldLater.active, toldLater.recordingId], [true, id]);
   });
 
-  it('ignores malformed messages and keeps working', async () => {
+  it('answers malformed messages with "invalid", acts on none, and keeps working', async () => {
     const event = await createEvent();
     const cookie = await interviewerCookie(event);
     const lobby = await live(event.interviewer, { cookie });
     const raw = lobby as unknown as { socket: { send(data: string): void } };
-    for (const junk of [
+    const junk = [
       '',
       'null',
       '[]',
       '{"type":"signal","to":"../x","data":{}}',
+      '{"type":"join","video":"yes"}',
       '{'.repeat(500),
-    ]) {
-      raw.socket.send(junk);
-    }
+    ];
+    for (const text of junk) raw.socket.send(text);
+    for (const _ of junk) assert.match((await lobby.next('invalid')).message, /The message is/);
     // A second join while the first is decided is ignored, not an error or a second entry.
     lobby.send({ type: 'join', video: true });
     lobby.send({ type: 'join', video: true });
@@ -250,5 +255,67 @@ describeEachDialect('live connections of the interview pages', (database) => {
     assert.equal(await lobby.staysWithout('refused', 0), true);
     const rows = await database().db('room_connections').where({ event_id: event.id });
     assert.equal(rows.length, 1);
+  });
+
+  it('tells a page the state when it connects and after every change', async () => {
+    const event = await createEvent();
+    const cookie = await interviewerCookie(event);
+    const lobby = await live(event.interviewer, { cookie });
+    const first = await lobby.next('state');
+    assert.deepEqual(first, {
+      type: 'state',
+      eventStatus: 'SCHEDULED',
+      interviewee: { name: 'Kim Candidate', status: 'RSVPED' },
+      present: [],
+      admission: { canAdmit: false, canSendBack: false, refusal: null },
+    });
+
+    await step(event, null, 'check-in');
+    const arrived = await lobby.next('state', (m) => m.interviewee.status === 'CHECKED_IN');
+    assert.deepEqual(arrived.admission, { canAdmit: true, canSendBack: false, refusal: null });
+    assert.equal(arrived.eventStatus, 'STARTED');
+
+    lobby.send({ type: 'join', video: false });
+    await lobby.next('room');
+    const inRoom = await lobby.next('state', (m) => m.present.length === 1);
+    assert.deepEqual(inRoom.present, [{ role: 'interviewer', name: 'Interviewer' }]);
+
+    // A page that connects now learns all of it at once.
+    const later = await live(event.interviewee);
+    const told = await later.next('state');
+    assert.deepEqual([told.interviewee.status, told.present.length], ['CHECKED_IN', 1]);
+  });
+
+  it('admits and sends back from the room, as the interviewer, through the lifecycle', async () => {
+    const event = await createEvent();
+    const cookie = await interviewerCookie(event);
+    const interviewer = await live(event.interviewer, { cookie });
+    const candidate = await live(event.interviewee);
+
+    interviewer.send({ type: 'admit' });
+    const early = await interviewer.next('admission-refused');
+    assert.equal(early.message, 'The interviewee has not checked in yet.');
+
+    candidate.send({ type: 'admit' });
+    const notAllowed = await candidate.next('admission-refused');
+    assert.match(notAllowed.message, /Only an interviewer/);
+
+    await step(event, null, 'check-in');
+    await interviewer.next('state', (m) => m.admission.canAdmit);
+    interviewer.send({ type: 'admit' });
+    const admitted = await candidate.next('state', (m) => m.interviewee.status === 'INTERVIEWING');
+    assert.deepEqual(admitted.admission, { canAdmit: false, canSendBack: true, refusal: null });
+
+    candidate.send({ type: 'join', video: true });
+    await candidate.next('room');
+    interviewer.send({ type: 'send-back' });
+    assert.equal(
+      (await candidate.next('removed')).message,
+      'An interviewer sent you back to the lobby.',
+    );
+    const requeued = await interviewer.next('state', (m) => m.interviewee.status === 'REQUEUED');
+    assert.equal(requeued.admission.canAdmit, true);
+    const rows = await database().db('room_connections').where({ event_id: event.id });
+    assert.equal(rows.length, 0, 'the interviewee left the room');
   });
 });

@@ -9,7 +9,7 @@ const FLOOD_SECONDS = volume('STALLED_READER_SECONDS', 20);
 /** Per flooding connection, under the service's 100 messages a second. */
 const MESSAGES_PER_SECOND = 90;
 /** A signal of 60 KiB: inside the 64 KiB a live connection may send. */
-const SIGNAL = { candidate: 'x'.repeat(60 * 1024) };
+const SIGNAL = { candidate: { candidate: 'x'.repeat(60 * 1024) } };
 const MiB = 1024 * 1024;
 /** Loose: a worker's heap is bounded at 160 MiB (WORKER_MAX_OLD_SPACE_MB). */
 const RSS_BOUND = 400 * MiB;

@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { runInNewContext } from 'node:vm';
+import type { RoomEnvironment } from '../../client/room/environment.js';
+import { Room } from '../../client/room/room.js';
 
 /**
- * public/room.js run against stand-ins for the DOM, media devices, the live connection and
- * RTCPeerConnection: what it does when a peer connection fails and when its person leaves and
- * rejoins, which real browsers make hard to provoke on demand.
+ * The room's client (client/room) against stand-ins for the DOM, media devices, the live
+ * connection and RTCPeerConnection: what it does when a peer connection fails, when its person
+ * leaves and rejoins, when an offer overtakes the news of its sender, and what an interviewer
+ * sees of the interviewee waiting; which real browsers make hard to provoke on demand.
+ * (Type-checked with the client, client/tsconfig.json, which has the DOM's types.)
  */
 
 class FakeElement {
@@ -118,10 +120,11 @@ class FakeSocket {
 class FakePeerConnection {
   static made: FakePeerConnection[] = [];
   connectionState = 'new';
-  /** The options of each createOffer, as JSON (they come from the script's own realm). */
+  /** The options of each createOffer, as JSON. */
   offers: string[] = [];
   localDescription: unknown = null;
   remoteDescription: unknown = null;
+  candidates: unknown[] = [];
   listeners: Record<string, Array<() => void>> = {};
   constructor() {
     FakePeerConnection.made.push(this);
@@ -141,8 +144,17 @@ class FakePeerConnection {
     this.offers.push(JSON.stringify(options ?? null));
     return { type: 'offer', sdp: `offer ${this.offers.length}` };
   }
+  async createAnswer() {
+    return { type: 'answer', sdp: 'answer' };
+  }
   async setLocalDescription(description: unknown) {
     this.localDescription = description;
+  }
+  async setRemoteDescription(description: unknown) {
+    this.remoteDescription = description;
+  }
+  async addIceCandidate(candidate: unknown) {
+    this.candidates.push(candidate);
   }
   becomes(state: string) {
     this.connectionState = state;
@@ -156,11 +168,22 @@ const person = (id: string, name: string, role: string) => ({
   id,
   name,
   role,
+  video: true,
   microphoneOn: true,
   cameraOn: true,
 });
 
-function openRoomPage() {
+/** The service's answer to a join: in the room, with `peers` already there. */
+const inRoomAs = (name: string, peers: object[]) => ({
+  type: 'room',
+  you: person('me', name, 'interviewer'),
+  iceServers: [],
+  maxVideoParticipants: 4,
+  videoRefusal: null,
+  peers,
+});
+
+function openRoomPage(role: 'interviewer' | 'interviewee' = 'interviewer') {
   FakeSocket.made = [];
   FakePeerConnection.made = [];
   const elements = new Map<string, FakeElement>();
@@ -170,22 +193,22 @@ function openRoomPage() {
   };
   Object.assign(byId('room').dataset, {
     live: '/live/room',
-    role: 'interviewer',
+    role,
     audioOnly: 'false',
     lobby: '/lobby/interviewer/token',
   });
   // As views/room.njk has them before the script runs.
-  for (const id of ['room-left', 'room-stage', 'room-preview', 'room-message'])
+  for (const id of ['room-left', 'room-stage', 'room-preview', 'room-message', 'admission'])
     byId(id).hidden = true;
   const timers: Array<{ wait: number }> = [];
+  const due: Array<() => void> = [];
   const assigned: string[] = [];
-  const window = { addEventListener() {}, RTCPeerConnection: FakePeerConnection };
-  runInNewContext(readFileSync('public/room.js', 'utf8'), {
+  const environment = {
     document: {
       getElementById: byId,
       createElement: (tag: string) => new FakeElement(tag),
     },
-    window,
+    window: { addEventListener() {} },
     navigator: {
       mediaDevices: {
         getUserMedia: async () => new FakeStream([new FakeTrack('audio'), new FakeTrack('video')]),
@@ -200,14 +223,18 @@ function openRoomPage() {
     WebSocket: FakeSocket,
     RTCPeerConnection: FakePeerConnection,
     MediaStream: FakeStream,
-    setTimeout: (_: () => void, wait: number) => timers.push({ wait }),
+    setTimeout: (callback: () => void, wait: number) => {
+      due.push(callback);
+      return timers.push({ wait });
+    },
     setInterval: () => 0,
     clearInterval: () => {},
     fetch: async () => {
       throw new Error('no fetch in this test');
     },
-  });
-  return { byId, timers, assigned };
+  } as unknown as RoomEnvironment;
+  new Room(byId('room') as unknown as HTMLElement, environment).start();
+  return { byId, timers, due, assigned };
 }
 
 /** A page that joined a room where Robin was already (we offer) and Sam came after (Sam offers). */
@@ -217,12 +244,7 @@ async function inTheRoom() {
   const socket = FakeSocket.made[0]!;
   socket.open();
   page.byId('join-button').click();
-  socket.receive({
-    type: 'room',
-    you: person('me', 'Lee', 'interviewer'),
-    iceServers: [],
-    peers: [person('robin', 'Robin', 'interviewee')],
-  });
+  socket.receive(inRoomAs('Lee', [person('robin', 'Robin', 'interviewee')]));
   await settle();
   socket.receive({ type: 'peer-joined', peer: person('sam', 'Sam', 'interviewer') });
   await settle();
@@ -230,7 +252,15 @@ async function inTheRoom() {
   return { ...page, socket, robin: robin!, sam: sam! };
 }
 
-describe('the room page script (public/room.js)', () => {
+const waitingState = {
+  type: 'state',
+  eventStatus: 'STARTED',
+  interviewee: { name: 'Robin Applicant', status: 'CHECKED_IN' },
+  present: [{ role: 'interviewer', name: 'Lee' }],
+  admission: { canAdmit: true, canSendBack: false, refusal: null },
+};
+
+describe('the room client (client/room)', () => {
   it('restarts ICE on a failed connection it offered, and leaves the answering side to wait', async () => {
     const { socket, robin, sam } = await inTheRoom();
     assert.deepEqual(robin.offers, ['null'], 'the newcomer offers to who was there');
@@ -260,6 +290,23 @@ describe('the room page script (public/room.js)', () => {
     assert.equal(robin.offers.length, 1 + 4);
   });
 
+  it('answers an offer that overtook the news of its sender, and keeps early candidates', async () => {
+    const { socket } = await inTheRoom();
+    socket.sent = [];
+    const candidate = { candidate: 'candidate:1 1 udp 1 127.0.0.1 9 typ host', sdpMid: '0' };
+    socket.receive({ type: 'signal', from: 'kim', data: { candidate } });
+    await settle();
+    const kim = FakePeerConnection.made[2]!;
+    assert.deepEqual(kim.candidates, [], 'held until the description arrives');
+    socket.receive({ type: 'signal', from: 'kim', data: { description: { type: 'offer' } } });
+    await settle();
+    assert.deepEqual(kim.offers, [], 'the one who offered is answered, not offered to');
+    assert.deepEqual(kim.candidates, [candidate]);
+    assert.deepEqual(socket.sent, [
+      { type: 'signal', to: 'kim', data: { description: { type: 'answer', sdp: 'answer' } } },
+    ]);
+  });
+
   it('offers Rejoin after leaving, instead of going back to the lobby, and rejoins', async () => {
     const { byId, socket, timers, robin } = await inTheRoom();
     assert.equal(byId('room-left').hidden, true, 'no Rejoin while in the room');
@@ -282,12 +329,12 @@ describe('the room page script (public/room.js)', () => {
     assert.equal(byId('room-left').hidden, true);
     assert.equal(byId('room-message').hidden, true);
     assert.equal(byId('microphone-button').textContent, 'Mute', 'fresh devices are on');
-    socket.receive({
-      type: 'room',
-      you: person('me', 'Lee', 'interviewer'),
-      iceServers: [],
-      peers: [person('robin', 'Robin', 'interviewee'), person('sam', 'Sam', 'interviewer')],
-    });
+    socket.receive(
+      inRoomAs('Lee', [
+        person('robin', 'Robin', 'interviewee'),
+        person('sam', 'Sam', 'interviewer'),
+      ]),
+    );
     await settle();
     assert.equal(byId('room-stage').hidden, false);
     assert.equal(FakePeerConnection.made.length, 2 + 2, 'a new connection to each');
@@ -312,5 +359,69 @@ describe('the room page script (public/room.js)', () => {
     assert.ok(again, 'a new live connection');
     again.open();
     assert.deepEqual(again.sent, [{ type: 'join', video: true }]);
+  });
+
+  it('reconnects and rejoins by itself when the connection is lost in the room', async () => {
+    const { byId, socket, timers, due, robin } = await inTheRoom();
+    socket.readyState = 3;
+    socket.emit('close');
+    assert.equal(byId('connection-state').textContent, 'The connection was lost. Reconnecting…');
+    assert.equal(robin.connectionState, 'closed', 'its peer connections go with it');
+    assert.deepEqual(timers, [{ wait: 4000 }], 'a connection lost at once waits longer');
+    due.shift()!();
+    const again = FakeSocket.made[1]!;
+    assert.deepEqual(again.sent, []);
+    again.open();
+    assert.deepEqual(again.sent, [{ type: 'join', video: true }], 'back into the room');
+  });
+
+  it('shows an interviewer the interviewee waiting, and admits them over the live connection', async () => {
+    const { byId } = openRoomPage('interviewer');
+    await settle();
+    const socket = FakeSocket.made[0]!;
+    socket.open();
+    socket.receive(waitingState);
+    assert.equal(byId('admission').hidden, false);
+    assert.equal(byId('admission-text').textContent, 'Robin Applicant is waiting in the lobby.');
+    assert.equal(byId('admit-button').hidden, false);
+    assert.equal(byId('send-back-button').hidden, true);
+    assert.equal(byId('room-present').textContent, 'In the room now: Lee (interviewer).');
+
+    byId('admit-button').click();
+    assert.deepEqual(socket.sent, [{ type: 'admit' }]);
+    assert.equal(byId('admit-button').disabled, true, 'pressed once');
+    socket.receive({ type: 'admission-refused', message: 'The interviewee left meanwhile.' });
+    assert.equal(byId('admission-message').textContent, 'The interviewee left meanwhile.');
+    assert.equal(byId('admit-button').disabled, false);
+
+    socket.receive({
+      ...waitingState,
+      interviewee: { name: 'Robin Applicant', status: 'INTERVIEWING' },
+      admission: { canAdmit: false, canSendBack: true, refusal: null },
+    });
+    assert.equal(byId('admission-text').textContent, 'Robin Applicant is in the interview.');
+    assert.equal(byId('admit-button').hidden, true);
+    assert.equal(byId('send-back-button').hidden, false);
+    assert.equal(byId('admission-message').hidden, true);
+    socket.sent = [];
+    byId('send-back-button').click();
+    assert.deepEqual(socket.sent, [{ type: 'send-back' }]);
+
+    socket.receive({
+      ...waitingState,
+      interviewee: { name: 'Robin Applicant', status: 'INTERVIEWED' },
+      admission: { canAdmit: false, canSendBack: false, refusal: null },
+    });
+    assert.equal(byId('admission').hidden, true, 'nothing to do once the interview is over');
+  });
+
+  it('shows the interviewee who is in the room, and no admission controls', async () => {
+    const { byId } = openRoomPage('interviewee');
+    await settle();
+    const socket = FakeSocket.made[0]!;
+    socket.open();
+    socket.receive(waitingState);
+    assert.equal(byId('room-present').textContent, 'In the room now: Lee (interviewer).');
+    assert.equal(byId('admission').hidden, true);
   });
 });
