@@ -97,16 +97,24 @@ export async function joinRoom(page: Page): Promise<void> {
   await page.locator('#room-stage').waitFor({ state: 'visible' });
 }
 
-/**
- * Waits until the page plays `count` other people's video: frames decode (`videoWidth > 0`)
- * and playback moves on (`currentTime` advances).
- */
+/** Waits until the page plays `count` other people's video (assertVideosPlay). */
 export async function assertPlaysVideoOf(page: Page, count: number): Promise<void> {
-  const selector = '#videos .tile:not(.mine) video';
+  await assertVideosPlay(page, '#videos .tile:not(.mine) video', count);
+}
+
+/**
+ * Waits until exactly `count` videos match `selector` and every one plays: not paused, a frame
+ * to show (`readyState` ≥ 2, HAVE_CURRENT_DATA), frames decoded (`videoWidth > 0`), and playback
+ * moving on (`currentTime` advances).
+ */
+export async function assertVideosPlay(page: Page, selector: string, count = 1): Promise<void> {
   await page.waitForFunction(
     ({ selector, count }) => {
       const videos = [...document.querySelectorAll(selector)];
-      return videos.length === count && videos.every((video: any) => video.videoWidth > 0);
+      return (
+        videos.length === count &&
+        videos.every((video: any) => !video.paused && video.readyState >= 2 && video.videoWidth > 0)
+      );
     },
     { selector, count },
   );
@@ -118,7 +126,7 @@ export async function assertPlaysVideoOf(page: Page, count: number): Promise<voi
     .waitForFunction(
       ({ selector, first }) =>
         [...document.querySelectorAll(selector)].every(
-          (video: any, index: number) => video.currentTime > first[index]!,
+          (video: any, index: number) => !video.paused && video.currentTime > first[index]!,
         ),
       { selector, first },
     )
