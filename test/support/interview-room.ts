@@ -108,16 +108,25 @@ export async function assertPlaysVideoOf(page: Page, count: number): Promise<voi
  * moving on (`currentTime` advances).
  */
 export async function assertVideosPlay(page: Page, selector: string, count = 1): Promise<void> {
-  await page.waitForFunction(
-    ({ selector, count }) => {
-      const videos = [...document.querySelectorAll(selector)];
-      return (
-        videos.length === count &&
-        videos.every((video: any) => !video.paused && video.readyState >= 2 && video.videoWidth > 0)
+  await page
+    .waitForFunction(
+      ({ selector, count }) => {
+        const videos = [...document.querySelectorAll(selector)];
+        return (
+          videos.length === count &&
+          videos.every(
+            (video: any) => !video.paused && video.readyState >= 2 && video.videoWidth > 0,
+          )
+        );
+      },
+      { selector, count },
+    )
+    .catch(async (error: Error) => {
+      throw new Error(
+        `${count} playing videos (${selector}) expected, found ${await describeVideos(page, selector)}: ${error.message}`,
+        { cause: error },
       );
-    },
-    { selector, count },
-  );
+    });
   const first: number[] = await page.evaluate(
     (selector) => [...document.querySelectorAll(selector)].map((v: any) => v.currentTime),
     selector,
@@ -133,6 +142,24 @@ export async function assertVideosPlay(page: Page, selector: string, count = 1):
     .catch((error: Error) => {
       throw new Error(`a video is frozen: ${error.message}`, { cause: error });
     });
+}
+
+/** What the videos matching `selector` are doing, for a failure's message. */
+function describeVideos(page: Page, selector: string): Promise<string> {
+  return page
+    .evaluate(
+      (selector) =>
+        JSON.stringify(
+          [...document.querySelectorAll(selector)].map((video: any) => ({
+            paused: video.paused,
+            readyState: video.readyState,
+            videoWidth: video.videoWidth,
+            currentTime: video.currentTime,
+          })),
+        ),
+      selector,
+    )
+    .catch((error: Error) => `nothing readable (${error.message})`);
 }
 
 /**
