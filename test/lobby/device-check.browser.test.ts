@@ -186,6 +186,27 @@ describeEachDialect(
       await captureBothWidths(page, ARTIFACTS, 'refused');
     });
 
+    it('still checks the microphone when no camera is found, and says so', async () => {
+      const event = await scheduled();
+      const page = await waitingInLobby(event.interviewee, GRANTED);
+      // As a computer without a camera answers (Chromium's fake devices always have one).
+      await page.evaluate(() => {
+        const devices = window.navigator.mediaDevices;
+        const open = devices.getUserMedia.bind(devices);
+        devices.getUserMedia = (constraints: any) =>
+          constraints.video
+            ? Promise.reject(new window.DOMException('Requested device not found', 'NotFoundError'))
+            : open(constraints);
+      });
+      await page.getByRole('button', { name: 'Check camera and microphone' }).click();
+      const alert = page.getByRole('alert');
+      await alert.getByText('No camera was found: connect one, then press “Try again”.').waitFor();
+      assert.match(await alert.innerText(), /The interviewers will hear you, but not see you\./);
+      assert.ok((await heardLevel(page)) > 0);
+      assert.equal(await page.locator('#device-check-video').isVisible(), false);
+      await page.getByRole('button', { name: 'Try again' }).waitFor();
+    });
+
     it('checks only the microphone before a phone interview', async () => {
       const event = await scheduled({ mediaType: 'PHONE' });
       const page = await waitingInLobby(event.interviewee, GRANTED);

@@ -120,6 +120,8 @@ export async function assertVideosPlay(page: Page, selector: string, count = 1):
         );
       },
       { selector, count },
+      // On a timer: a busy page can go long without an animation frame, Playwright's default.
+      { polling: 250 },
     )
     .catch(async (error: Error) => {
       throw new Error(
@@ -138,6 +140,7 @@ export async function assertVideosPlay(page: Page, selector: string, count = 1):
           (video: any, index: number) => !video.paused && video.currentTime > first[index]!,
         ),
       { selector, first },
+      { polling: 250 },
     )
     .catch((error: Error) => {
       throw new Error(`a video is frozen: ${error.message}`, { cause: error });
