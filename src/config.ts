@@ -263,7 +263,7 @@ const roomVariables = {
     .refine((value) => /^rediss?:\/\//.test(value), 'must start with redis:// or rediss://')
     .optional(),
   ICE_SERVERS: iceServers.optional(),
-  ROOM_MAX_VIDEO_PARTICIPANTS: positiveInt.max(16).default(4),
+  ROOM_MAX_VIDEO_PARTICIPANTS: positiveInt.max(16).default(5),
   ROOM_EMPTY_GRACE_SECONDS: positiveInt.max(24 * 60 * 60).default(120),
   RECORDINGS_DIR: z.string().min(1).default('./data/recordings'),
   RECORDING_MAX_BYTES: positiveInt.default(2 * 1024 * 1024 * 1024),

@@ -169,4 +169,11 @@ describe('configuration of throughput and memory', () => {
     assert.equal(loadConfig({ WORKER_MAX_OLD_SPACE_MB: '512' }).workerMaxOldSpaceMb, 512);
     assert.throws(() => loadConfig({ WORKER_MAX_OLD_SPACE_MB: '10' }), ConfigError);
   });
+
+  it('lets five people send video in a room (an interviewee, four interviewers) unless told', () => {
+    assert.equal(loadConfig({}).room.maxVideoParticipants, 5);
+    assert.equal(loadConfig({ ROOM_MAX_VIDEO_PARTICIPANTS: '2' }).room.maxVideoParticipants, 2);
+    assert.throws(() => loadConfig({ ROOM_MAX_VIDEO_PARTICIPANTS: '0' }), ConfigError);
+    assert.throws(() => loadConfig({ ROOM_MAX_VIDEO_PARTICIPANTS: '17' }), ConfigError);
+  });
 });

@@ -67,7 +67,24 @@ export function intervieweeModel(view: LobbyView) {
     interviewee_name: interviewee?.name ?? '',
     interviewee_status: interviewee ? INTERVIEWEE_STATUS_FOR_THEM[interviewee.status] : '',
     can_check_in: isOpen(view.event.status) && interviewee?.status === 'RSVPED',
+    device_check: deviceCheckModel(view),
   };
+}
+
+/**
+ * The camera and microphone check of the interviewee lobby (public/device-check.js), offered
+ * while the event is open and the interviewee may still join it: a microphone alone for a phone
+ * interview. Null when there is nothing left to join.
+ */
+function deviceCheckModel(view: LobbyView): { video: boolean } | null {
+  const status = view.interviewee?.status;
+  const mayStillJoin =
+    status === 'RSVPED' ||
+    status === 'CHECKED_IN' ||
+    status === 'REQUEUED' ||
+    status === 'INTERVIEWING';
+  if (!isOpen(view.event.status) || !mayStillJoin) return null;
+  return { video: view.event.mediaType !== 'PHONE' };
 }
 
 export function interviewerModel(

@@ -459,6 +459,34 @@ describe('interview pages (over HTTP, with an in-memory lifecycle)', () => {
       assert.doesNotMatch(after.body, />Check in<\/button>/);
     });
 
+    it('offers a camera and microphone check while the interviewee may still join', async () => {
+      const check = async () => {
+        const { body } = await visitor.get(intervieweePath());
+        const script = body.includes('<script type="module" src="/assets/device-check.js">');
+        const section = /<section id="device-check"[^>]*data-video="(true|false)"[^>]*hidden>/.exec(
+          body,
+        );
+        assert.equal(script, Boolean(section), 'the script comes with its section');
+        return section ? { video: section[1] === 'true', body } : null;
+      };
+      const waiting = await check();
+      assert.equal(waiting?.video, true);
+      assert.match(waiting.body, /<video id="device-check-video"/);
+      assert.match(waiting.body, /<meter id="device-check-level"/);
+
+      lifecycle.state.event.mediaType = 'PHONE';
+      const phone = await check();
+      assert.equal(phone?.video, false);
+      assert.match(phone.body, /Check your microphone/);
+      assert.doesNotMatch(phone.body, /<video|device-check-camera/);
+
+      lifecycle.state.interviewee!.status = 'INTERVIEWED';
+      assert.equal(await check(), null, 'nothing left to join');
+      lifecycle.state.interviewee!.status = 'CHECKED_IN';
+      lifecycle.state.event.status = 'ENDED';
+      assert.equal(await check(), null, 'the event is over');
+    });
+
     it('refuses a form without a valid CSRF token with 403 and calls nothing', async () => {
       await visitor.get(intervieweePath());
       const cases: Array<string | null> = [null, '', 'forged', altered(visitor.csrfToken)];

@@ -97,19 +97,38 @@ export async function joinRoom(page: Page): Promise<void> {
   await page.locator('#room-stage').waitFor({ state: 'visible' });
 }
 
-/**
- * Waits until the page plays `count` other people's video: frames decode (`videoWidth > 0`)
- * and playback moves on (`currentTime` advances).
- */
+/** Waits until the page plays `count` other people's video (assertVideosPlay). */
 export async function assertPlaysVideoOf(page: Page, count: number): Promise<void> {
-  const selector = '#videos .tile:not(.mine) video';
-  await page.waitForFunction(
-    ({ selector, count }) => {
-      const videos = [...document.querySelectorAll(selector)];
-      return videos.length === count && videos.every((video: any) => video.videoWidth > 0);
-    },
-    { selector, count },
-  );
+  await assertVideosPlay(page, '#videos .tile:not(.mine) video', count);
+}
+
+/**
+ * Waits until exactly `count` videos match `selector` and every one plays: not paused, a frame
+ * to show (`readyState` ≥ 2, HAVE_CURRENT_DATA), frames decoded (`videoWidth > 0`), and playback
+ * moving on (`currentTime` advances).
+ */
+export async function assertVideosPlay(page: Page, selector: string, count = 1): Promise<void> {
+  await page
+    .waitForFunction(
+      ({ selector, count }) => {
+        const videos = [...document.querySelectorAll(selector)];
+        return (
+          videos.length === count &&
+          videos.every(
+            (video: any) => !video.paused && video.readyState >= 2 && video.videoWidth > 0,
+          )
+        );
+      },
+      { selector, count },
+      // On a timer: a busy page can go long without an animation frame, Playwright's default.
+      { polling: 250 },
+    )
+    .catch(async (error: Error) => {
+      throw new Error(
+        `${count} playing videos (${selector}) expected, found ${await describeVideos(page, selector)}: ${error.message}`,
+        { cause: error },
+      );
+    });
   const first: number[] = await page.evaluate(
     (selector) => [...document.querySelectorAll(selector)].map((v: any) => v.currentTime),
     selector,
@@ -118,13 +137,32 @@ export async function assertPlaysVideoOf(page: Page, count: number): Promise<voi
     .waitForFunction(
       ({ selector, first }) =>
         [...document.querySelectorAll(selector)].every(
-          (video: any, index: number) => video.currentTime > first[index]!,
+          (video: any, index: number) => !video.paused && video.currentTime > first[index]!,
         ),
       { selector, first },
+      { polling: 250 },
     )
     .catch((error: Error) => {
       throw new Error(`a video is frozen: ${error.message}`, { cause: error });
     });
+}
+
+/** What the videos matching `selector` are doing, for a failure's message. */
+function describeVideos(page: Page, selector: string): Promise<string> {
+  return page
+    .evaluate(
+      (selector) =>
+        JSON.stringify(
+          [...document.querySelectorAll(selector)].map((video: any) => ({
+            paused: video.paused,
+            readyState: video.readyState,
+            videoWidth: video.videoWidth,
+            currentTime: video.currentTime,
+          })),
+        ),
+      selector,
+    )
+    .catch((error: Error) => `nothing readable (${error.message})`);
 }
 
 /**
