@@ -9,6 +9,15 @@ const DEVICE_PROBLEMS: Record<string, string> = {
   NotReadableError: 'another application is using it',
 };
 
+/**
+ * Where the lobby's device check (public/device-check.js) keeps the ids of the camera and the
+ * microphone the person chose; the room opens the same ones and remembers a choice made here.
+ */
+const DEVICE_KEYS = { audio: 'interview-room.microphone', video: 'interview-room.camera' } as const;
+
+/** A remembered device that is gone or changed makes getUserMedia fail with these. */
+const STALE_DEVICE = new Set(['OverconstrainedError', 'NotFoundError']);
+
 function problemOf(error: unknown): string {
   const name = (error as { name?: string } | null)?.name;
   return (name && DEVICE_PROBLEMS[name]) || 'it could not be started';
@@ -29,12 +38,19 @@ export class Devices {
   async open(): Promise<void> {
     for (const track of this.stream.getTracks()) track.stop();
     const media = this.env.navigator.mediaDevices!;
-    const audio = this.chosen('microphone-select');
-    const video = this.page.audioOnly ? false : this.chosen('camera-select');
+    let audio = this.chosen('microphone-select', 'audio');
+    let video = this.page.audioOnly ? false : this.chosen('camera-select', 'video');
     const messages: string[] = [];
     let stream: MediaStream | null = null;
     try {
-      stream = await media.getUserMedia({ audio, video });
+      stream = await media.getUserMedia({ audio, video }).catch((error: unknown) => {
+        const name = (error as { name?: string } | null)?.name ?? '';
+        if (!STALE_DEVICE.has(name) || !this.forgetRemembered()) throw error;
+        // A device chosen in the lobby is gone: the default ones, as if none had been chosen.
+        audio = this.chosen('microphone-select', 'audio');
+        video = this.page.audioOnly ? false : this.chosen('camera-select', 'video');
+        return media.getUserMedia({ audio, video });
+      });
     } catch (error) {
       if (video) {
         messages.push(`We could not use your camera: ${problemOf(error)}.`);
@@ -55,6 +71,7 @@ export class Devices {
       }
     }
     this.stream = stream ?? new this.env.MediaStream();
+    this.remember();
     this.page.say('device-message', messages.join(' '));
     const preview = this.page.byId<HTMLVideoElement>('preview-video');
     if (preview) preview.srcObject = this.hasVideo ? this.stream : null;
@@ -77,9 +94,29 @@ export class Devices {
     for (const track of this.stream.getTracks()) track.stop();
   }
 
-  private chosen(id: string): boolean | MediaTrackConstraints {
-    const select = this.page.byId<HTMLSelectElement>(id);
-    return select?.value ? { deviceId: { exact: select.value } } : true;
+  /** The device picked in the page's list, else the one remembered from the lobby, else any. */
+  private chosen(id: string, kind: 'audio' | 'video'): boolean | MediaTrackConstraints {
+    const picked =
+      this.page.byId<HTMLSelectElement>(id)?.value || this.env.storage?.getItem(DEVICE_KEYS[kind]);
+    // Chromium opens the default device for an `ideal` id: only `exact` holds to the choice.
+    return picked ? { deviceId: { exact: picked } } : true;
+  }
+
+  /** Forgets the remembered devices; whether there were any. */
+  private forgetRemembered(): boolean {
+    const storage = this.env.storage;
+    const had = Object.values(DEVICE_KEYS).some((key) => storage?.getItem(key));
+    for (const key of Object.values(DEVICE_KEYS)) storage?.removeItem(key);
+    return had;
+  }
+
+  /** Remembers the devices now open, for the next visit (and the lobby's check). */
+  private remember(): void {
+    for (const track of this.stream.getTracks()) {
+      const deviceId = track.getSettings?.().deviceId;
+      const key = DEVICE_KEYS[track.kind as 'audio' | 'video'];
+      if (deviceId && key) this.env.storage?.setItem(key, deviceId);
+    }
   }
 
   private async list(): Promise<void> {

@@ -17,6 +17,8 @@ export interface RoomEnvironment {
   setTimeout(handler: () => void, ms: number): unknown;
   setInterval(handler: () => void, ms: number): unknown;
   clearInterval(id: unknown): void;
+  /** Where the lobby's device check left the chosen devices (public/device-check.js). */
+  storage?: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
 }
 
 /** The browser's own. */
@@ -35,5 +37,15 @@ export function browserEnvironment(): RoomEnvironment {
     setTimeout: (handler, ms) => setTimeout(handler, ms),
     setInterval: (handler, ms) => setInterval(handler, ms),
     clearInterval: (id) => clearInterval(id as number),
+    storage: storageOrNothing(),
   };
+}
+
+/** localStorage, unless the browser refuses it (storage blocked for this site). */
+function storageOrNothing(): RoomEnvironment['storage'] {
+  try {
+    return window.localStorage;
+  } catch {
+    return undefined;
+  }
 }

@@ -101,7 +101,10 @@ export class Room {
       page.byId<HTMLButtonElement>('join-button')!.disabled = true;
       return;
     }
-    void this.openDevices();
+    // Joining before the camera is open would join without video: Join waits for the devices.
+    const joinButton = page.byId<HTMLButtonElement>('join-button')!;
+    joinButton.disabled = true;
+    void this.openDevices().finally(() => (joinButton.disabled = false));
     this.link.connect();
   }
 

@@ -183,7 +183,15 @@ const inRoomAs = (name: string, peers: object[]) => ({
   peers,
 });
 
-function openRoomPage(role: 'interviewer' | 'interviewee' = 'interviewer') {
+interface MediaStandIns {
+  getUserMedia?: (constraints: MediaStreamConstraints) => Promise<FakeStream>;
+  storage?: Map<string, string>;
+}
+
+function openRoomPage(
+  role: 'interviewer' | 'interviewee' = 'interviewer',
+  media: MediaStandIns = {},
+) {
   FakeSocket.made = [];
   FakePeerConnection.made = [];
   const elements = new Map<string, FakeElement>();
@@ -211,9 +219,16 @@ function openRoomPage(role: 'interviewer' | 'interviewee' = 'interviewer') {
     window: { addEventListener() {} },
     navigator: {
       mediaDevices: {
-        getUserMedia: async () => new FakeStream([new FakeTrack('audio'), new FakeTrack('video')]),
+        getUserMedia:
+          media.getUserMedia ??
+          (async () => new FakeStream([new FakeTrack('audio'), new FakeTrack('video')])),
         enumerateDevices: async () => [],
       },
+    },
+    storage: media.storage && {
+      getItem: (key: string) => media.storage!.get(key) ?? null,
+      setItem: (key: string, value: string) => media.storage!.set(key, value),
+      removeItem: (key: string) => media.storage!.delete(key),
     },
     location: {
       protocol: 'http:',
@@ -261,6 +276,53 @@ const waitingState = {
 };
 
 describe('the room client (client/room)', () => {
+  it('opens the camera and microphone chosen in the lobby, and remembers what it opened', async () => {
+    const asked: string[] = [];
+    const storage = new Map([
+      ['interview-room.camera', 'camera-2'],
+      ['interview-room.microphone', 'microphone-2'],
+    ]);
+    openRoomPage('interviewee', {
+      storage,
+      getUserMedia: async (constraints) => {
+        asked.push(JSON.stringify(constraints));
+        return new FakeStream([new FakeTrack('audio'), new FakeTrack('video')]);
+      },
+    });
+    await settle();
+    assert.deepEqual(asked, [
+      JSON.stringify({
+        audio: { deviceId: { exact: 'microphone-2' } },
+        video: { deviceId: { exact: 'camera-2' } },
+      }),
+    ]);
+    // What the browser opened is remembered (the fake tracks say audio-1 and video-1).
+    assert.equal(storage.get('interview-room.camera'), 'video-1');
+    assert.equal(storage.get('interview-room.microphone'), 'audio-1');
+  });
+
+  it('forgets a remembered device that is gone and opens the default ones', async () => {
+    const asked: string[] = [];
+    const storage = new Map([['interview-room.camera', 'unplugged']]);
+    openRoomPage('interviewee', {
+      storage,
+      getUserMedia: async (constraints) => {
+        asked.push(JSON.stringify(constraints));
+        if (JSON.stringify(constraints).includes('unplugged')) {
+          throw Object.assign(new Error('gone'), { name: 'OverconstrainedError' });
+        }
+        return new FakeStream([new FakeTrack('audio'), new FakeTrack('video')]);
+      },
+    });
+    await settle();
+    await settle();
+    assert.deepEqual(asked, [
+      JSON.stringify({ audio: true, video: { deviceId: { exact: 'unplugged' } } }),
+      JSON.stringify({ audio: true, video: true }),
+    ]);
+    assert.equal(storage.get('interview-room.camera'), 'video-1');
+  });
+
   it('restarts ICE on a failed connection it offered, and leaves the answering side to wait', async () => {
     const { socket, robin, sam } = await inTheRoom();
     assert.deepEqual(robin.offers, ['null'], 'the newcomer offers to who was there');
