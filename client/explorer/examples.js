@@ -1,8 +1,10 @@
-// The saved examples of the API explorer: one tab per Interview API operation, then Disposition
-// Sync's send and this service's read-back, then jobSearch, written against the schema
+// The saved examples of the API explorer: one tab per Interview API operation, then Employer
+// Data, Job Sync, Disposition Sync's send and this service's read-back, then jobSearch, written
+// against the schema
 // (test/console/explorer-examples.test.ts validates each one). Ids in the variables are
-// placeholders: paste the id that createVirtualInterviewEvent returned. Disposition Sync and job
-// search answer only once the app's owner has enabled them (the APIs section of the app's page).
+// placeholders: paste the id that createVirtualInterviewEvent (or createSourcedJobPostings)
+// returned. The Jobs APIs answer only once the app's owner has enabled them (the APIs section of
+// the app's page).
 
 const PLACEHOLDER_ID = 'paste-an-event-id-here';
 
@@ -110,6 +112,112 @@ export const EXAMPLES = [
         startTime: { after: '2030-01-01T00:00:00Z' },
         sort: [{ field: 'START_TIME', order: 'ASC' }],
       },
+    }),
+  },
+  {
+    // Job Sync and Employer Data answer once the app's owner has enabled them; Job Sync needs a
+    // token issued for one employer. The employer cited by jobSource.employerIds must exist.
+    query: `mutation patchEmployer($input: PatchEmployerInput!) {
+  patchEmployer(input: $input) {
+    responseCode
+    attributeUpdated
+    employerKey
+    errors { message detail suggestion }
+  }
+}
+`,
+    variables: variables({
+      input: {
+        id: { type: 'my-ats', id: 'acme-robotics' },
+        employerName: 'Acme Robotics',
+        employerAttributes: {
+          employerType: 'JURIDICAL_PERSON',
+          countrySpecificAttributes: [
+            { country: 'US', websiteUrl: 'https://acme.example.com', employees: 'ERv1_51_200' },
+          ],
+        },
+      },
+    }),
+  },
+  {
+    query: `mutation createSourcedJobPostings($input: CreateSourcedJobPostingsInput) {
+  jobsIngest {
+    createSourcedJobPostings(input: $input) {
+      results { jobPosting { sourcedPostingId employerJobId } }
+    }
+  }
+}
+`,
+    variables: variables({
+      input: {
+        jobPostings: [
+          {
+            body: {
+              title: 'Software Engineer',
+              description: 'Build and run the services behind our robots.',
+              descriptionFormatting: 'TEXT',
+              salary: {
+                currency: 'USD',
+                minimumMinor: 9000000,
+                maximumMinor: 12000000,
+                period: 'YEAR',
+              },
+              location: { country: 'US', cityRegionPostal: 'Austin, TX, 78701' },
+              benefits: ['Health insurance'],
+            },
+            metadata: {
+              jobSource: {
+                companyName: 'Acme Robotics',
+                sourceName: 'Acme ATS',
+                sourceType: 'Employer',
+                employerIds: [{ type: 'my-ats', id: 'acme-robotics' }],
+              },
+              jobPostingId: 'REQ-1001',
+              datePublished: '2026-10-01T10:00Z',
+              url: 'https://careers.example.com/jobs/REQ-1001',
+              contacts: [
+                {
+                  contactType: 'contact',
+                  contactInfo: {
+                    contactName: 'Riley Recruiter',
+                    contactEmail: 'riley@example.com',
+                  },
+                },
+              ],
+            },
+            applyMethod: { indeedApply: { postUrl: 'https://ats.example.com/apply' } },
+          },
+        ],
+      },
+    }),
+  },
+  {
+    query: `query node($id: ID!) {
+  node(id: $id) {
+    ... on EmployerJob {
+      id
+      seats { jobPost { id status { globalStatus { lifecycleStatus isIndeedApplyActive } } } }
+      jobData { title company jobLocation { city postalCode countryCode } }
+    }
+  }
+}
+`,
+    variables: variables({ id: 'paste-a-sourcedPostingId-here' }),
+  },
+  {
+    query: `mutation expireSourcedJobsBySourcedPostingId($input: ExpireSourcedJobsBySourcedPostingIdInput!) {
+  jobsIngest {
+    expireSourcedJobsBySourcedPostingId(input: $input) {
+      results {
+        trackingKey
+        inputData { ... on ExpireSourcedJobBySourcedPostingIdInfo { sourcedPostingId } }
+      }
+    }
+  }
+}
+`,
+    variables: variables({
+      input: { jobs: [{ sourcedPostingId: 'paste-a-sourcedPostingId-here' }] },
     }),
   },
   {

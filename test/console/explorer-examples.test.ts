@@ -13,22 +13,27 @@ import { loadTypeDefs } from '../../src/graphql/schema.js';
 const schema = buildSchema(loadTypeDefs());
 
 /**
- * The root field each example calls: the five operations of the Interview API, Disposition
- * Sync's send and the read-back of what was sent, and jobSearch.
+ * Each example's operation name and the root field it calls: the five operations of the
+ * Interview API, Employer Data, Job Sync (its creation and expiry under `jobsIngest`, and the
+ * status by `node`), Disposition Sync's send and the read-back of what was sent, and jobSearch.
  */
-const OPERATIONS = [
-  'createVirtualInterviewEvent',
-  'updateVirtualInterviewEvent',
-  'cancelVirtualInterviewEvent',
-  'virtualInterviewEvents',
-  'findVirtualInterviewEvents',
-  'partnerDisposition',
-  'partnerDispositions',
-  'jobSearch',
+const OPERATIONS: ReadonlyArray<readonly [name: string, root: string]> = [
+  ['createVirtualInterviewEvent', 'createVirtualInterviewEvent'],
+  ['updateVirtualInterviewEvent', 'updateVirtualInterviewEvent'],
+  ['cancelVirtualInterviewEvent', 'cancelVirtualInterviewEvent'],
+  ['virtualInterviewEvents', 'virtualInterviewEvents'],
+  ['findVirtualInterviewEvents', 'findVirtualInterviewEvents'],
+  ['patchEmployer', 'patchEmployer'],
+  ['createSourcedJobPostings', 'jobsIngest'],
+  ['node', 'node'],
+  ['expireSourcedJobsBySourcedPostingId', 'jobsIngest'],
+  ['partnerDisposition', 'partnerDisposition'],
+  ['partnerDispositions', 'partnerDispositions'],
+  ['jobSearch', 'jobSearch'],
 ];
 
 describe('the API explorer saved examples', () => {
-  it('are one example for each operation of the Interview API, Disposition Sync and job search', () => {
+  it('are one example for each operation of the Interview API and the Jobs APIs', () => {
     const called = EXAMPLES.map(({ query }) => {
       const operation = getOperationAST(parse(query));
       assert.ok(operation, query);
@@ -36,18 +41,22 @@ describe('the API explorer saved examples', () => {
       assert.equal(field?.kind, 'Field');
       return field.name.value;
     });
-    assert.deepEqual(called, OPERATIONS);
+    assert.deepEqual(
+      called,
+      OPERATIONS.map(([, root]) => root),
+    );
   });
 
   for (const [index, example] of EXAMPLES.entries()) {
-    it(`validate against the schema: ${OPERATIONS[index]}`, () => {
+    const [name] = OPERATIONS[index]!;
+    it(`validate against the schema: ${name}`, () => {
       const document = parse(example.query);
       assert.deepEqual(
         validate(schema, document).map((error) => error.message),
         [],
       );
       const operation = getOperationAST(document) as OperationDefinitionNode;
-      assert.equal(operation.name?.value, OPERATIONS[index], 'named after the operation');
+      assert.equal(operation.name?.value, name, 'named after the operation');
       const coerced = getVariableValues(
         schema,
         operation.variableDefinitions ?? [],
