@@ -482,7 +482,11 @@ export type EmployerJobLocation = {
 /** Where the employer manages a job. */
 export type EmployerJobManagementUrls = {
   __typename?: 'EmployerJobManagementUrls';
-  /** The page that shows the posting: the posting app's postings tab on the partner console. */
+  /**
+   * The page that shows the posting: the Job postings tab of the app that posted it, on the
+   * partner console (its row is marked `#posting-<sourcedPostingId>`; the tab lists the latest
+   * change first). For a posting of another app of the same employer, the console's dashboard.
+   */
   viewJob: Scalars['WebUrl']['output'];
 };
 

@@ -143,6 +143,7 @@ function composeCapabilities(options: StartOptions) {
     costBudgets,
     calendarMail,
     dispositionSync,
+    jobSync,
   });
   const graphql = composeGraphQL(shared, {
     apis: graphqlApis({

@@ -6,6 +6,7 @@ export type AppTab =
   | 'credentials'
   | 'redirect-urls'
   | 'webhooks'
+  | 'postings'
   | 'dispositions'
   | 'budget'
   | 'calendar-mails'
@@ -19,6 +20,7 @@ export function appTabs(clientId: string, current: AppTab | null) {
     ['credentials', 'Credentials', paths.credentials],
     ['redirect-urls', 'Redirect URLs', paths.redirectUrls],
     ['webhooks', 'Webhooks', paths.webhooks],
+    ['postings', 'Job postings', paths.postings],
     ['dispositions', 'Dispositions', paths.dispositions],
     ['budget', 'API budget', paths.budget],
     ['calendar-mails', 'Calendar mails', paths.calendarMails],

@@ -9,6 +9,7 @@ import { createRateLimiter, type SharedDependencies } from '../shared-dependenci
 import type { Webhooks } from '../webhooks/compose.js';
 import type { CostBudgets } from '../cost-budgets/compose.js';
 import type { DispositionSyncCapability } from '../disposition-sync/compose.js';
+import type { JobSync } from '../job-sync/compose.js';
 import { ConsoleNotices } from './notices.js';
 import { consoleRouter } from './router.js';
 import { SecretFlash } from './secret-flash.js';
@@ -31,6 +32,7 @@ export function composeConsole(
     costBudgets: Pick<CostBudgets, 'settings'>;
     calendarMail: Pick<CalendarMail, 'appSettings'>;
     dispositionSync: DispositionSyncCapability;
+    jobSync: Pick<JobSync, 'reader' | 'now'>;
   },
 ): Console {
   const { config } = shared;
@@ -62,6 +64,7 @@ export function composeConsole(
     webhooks: deps.webhooks.endpoints,
     budgets: deps.costBudgets.settings,
     dispositions: deps.dispositionSync.dispositions,
+    postings: deps.jobSync,
     calendarMail: { settings: deps.calendarMail.appSettings, config: config.calendarMail },
   };
   return { router: () => consoleRouter(dependencies) };

@@ -1,6 +1,7 @@
 import type { AccountService } from '../accounts/account-service.js';
 import type { ApiAccessService } from '../accounts/api-access-service.js';
 import type { AppService } from '../accounts/app-service.js';
+import type { JobSync } from '../job-sync/compose.js';
 import type { EmailVerification } from '../account-emails/email-verification.js';
 import type { PasswordReset } from '../account-emails/password-reset.js';
 import type { SignUp } from '../account-emails/sign-up.js';
@@ -62,6 +63,8 @@ export interface ConsoleDependencies {
   webhooks: WebhookEndpointService;
   /** The API budget tab's GraphQL cost budget of each app (src/cost-budgets/). */
   budgets: BudgetSettings;
+  /** The Job postings tab: what the app posted through Job Sync, read only. */
+  postings: Pick<JobSync, 'reader' | 'now'>;
   /** The Dispositions tab: what the app sent through Disposition Sync, read only. */
   dispositions: Pick<DispositionSync, 'pageOfApp'>;
   /** The Calendar mails tab: each app's switches (src/calendar-mail/compose.ts). */

@@ -64,6 +64,7 @@ export const CONSOLE_PATHS = {
     webhookResend: `${APP}/webhooks/:endpointId/deliveries/:deliveryId/resend`,
     calendarMails: `${APP}/calendar-mails`,
     dispositions: `${APP}/dispositions`,
+    postings: `${APP}/postings`,
   },
   employers: {
     list: EMPLOYERS,
@@ -108,6 +109,7 @@ export function appPaths(clientId: string) {
       webhookPaths(`${base}/webhooks/${encodeURIComponent(endpointId)}`),
     calendarMails: `${base}/calendar-mails`,
     dispositions: `${base}/dispositions`,
+    postings: `${base}/postings`,
   };
 }
 

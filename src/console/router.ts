@@ -15,6 +15,7 @@ import { CONSOLE_PREFIX } from './paths.js';
 import { calendarMailRouter } from './calendar-mail-routes.js';
 import { webhookRouter } from './webhook-routes.js';
 import { dispositionRouter } from './disposition-routes.js';
+import { postingRouter } from './posting-routes.js';
 import { appBudgetRouter } from './app-budget-routes.js';
 
 /**
@@ -38,6 +39,7 @@ export function consoleRouter(deps: ConsoleDependencies): Router {
   router.use(appCredentialsRouter(deps, guards, pages));
   router.use(appDetailsRouter(deps, guards));
   router.use(webhookRouter(deps, guards));
+  router.use(postingRouter(deps, guards));
   router.use(dispositionRouter(deps, guards));
   router.use(appBudgetRouter(deps, guards));
   router.use(calendarMailRouter(deps, guards));

@@ -58,7 +58,7 @@ describe('partner console on a phone in Chromium [sqlite]', function () {
     const { page } = session;
     const tabs = page.getByRole('navigation', { name: 'App sections' }).getByRole('link');
     const count = await tabs.count();
-    assert.equal(count, 8);
+    assert.equal(count, 9);
     for (let index = 0; index < count; index++) {
       const tab = tabs.nth(index);
       const href = (await tab.getAttribute('href'))!;

@@ -54,8 +54,12 @@ export const EmployerJobSeat: EmployerJobSeatResolvers = {
 };
 
 export const EmployerJobManagementUrls: EmployerJobManagementUrlsResolvers<JobSyncContext> = {
+  // The posting app's Job postings tab, at the posting's row; a posting of another app of the
+  // employer (reads see them all) has no page its caller may open: the console's dashboard.
   viewJob: (posting, _args, context) =>
-    `${context.jobSync.publicUrl}/console/apps/${encodeURIComponent(posting.appId)}/postings`,
+    posting.appId === context.principal.appId
+      ? `${context.jobSync.publicUrl}/console/apps/${encodeURIComponent(context.principal.clientId)}/postings#posting-${posting.sourcedPostingId}`
+      : `${context.jobSync.publicUrl}/console`,
 };
 
 export const EmployerJobData: EmployerJobDataResolvers<JobSyncContext> = {
