@@ -13,6 +13,8 @@ export interface JobSearchCapability {
    * every posting change (src/job-sync/posting-snapshot.ts). Also what the seed feeds.
    */
   postingObserver: PostingIndexer;
+  /** Loads the places datasets now (off the event loop) rather than at the first use. */
+  loadPlaces(): Promise<void>;
   /** How many postings the index holds. */
   indexedCount(): Promise<number>;
   /**
@@ -38,7 +40,10 @@ export function composeJobSearch(
     search: new JobSearch(store, places, shared.clock, shared.config.jobSearch),
     postingObserver,
     indexedCount: () => store.count(),
-    seed: (options, progress, sink = intoIndex) =>
-      seedPostings(options, places.cities, sink, progress),
+    seed: async (options, progress, sink = intoIndex) => {
+      await places.ready();
+      await seedPostings(options, places.cities, sink, progress);
+    },
+    loadPlaces: () => places.ready(),
   };
 }

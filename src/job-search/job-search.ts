@@ -55,6 +55,7 @@ export class JobSearch {
   ) {}
 
   async search(args: SearchArguments): Promise<SearchPage> {
+    await this.places.ready();
     const request = searchRequest(args, {
       places: this.places,
       maxRadiusMiles: this.settings.maxRadiusMiles,

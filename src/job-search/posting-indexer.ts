@@ -16,6 +16,8 @@ export class PostingIndexer implements PostingObserver {
   ) {}
 
   async postingChanged(tx: Executor, posting: PostingSnapshot): Promise<void> {
+    // Loaded at the server's start: a wait here is the first write of a process that did not.
+    await this.places.ready();
     const store = new SearchStore(tx);
     if (posting.expiredAt !== null) await store.remove(posting.sourcedPostingId);
     else await store.put([searchRowOf(posting, this.places)]);
@@ -23,6 +25,7 @@ export class PostingIndexer implements PostingObserver {
 
   /** Indexes many postings in one transaction (the seed's batches); expired ones are left out. */
   async indexMany(postings: readonly PostingSnapshot[]): Promise<void> {
+    await this.places.ready();
     const rows = postings
       .filter((posting) => posting.expiredAt === null)
       .map((posting) => searchRowOf(posting, this.places));

