@@ -16,6 +16,7 @@ const POOL_PER_SECOND = 1000;
 const POOL_MARGIN = 3;
 /** Load before the first round's measurement of a full run. */
 const WARMUP_SECONDS = 0.5;
+const QUICK_WARMUP_SECONDS = 0.2;
 
 /** Everything measured of one scenario on one target at one stage. */
 export interface Measured {
@@ -119,9 +120,14 @@ async function measureOnce(
     connections: scenario.serial ? 1 : options.connections,
     graphql: scenario.graphql,
   };
-  // Unrecorded load first (JIT, caches, connection pools), not for single-use bodies.
-  if (round === 1 && !options.quick && !load.bodies) {
-    await input.driver.run({ ...job, seconds: WARMUP_SECONDS });
+  // Unrecorded load first (JIT, caches, connection pools), not for single-use bodies; a short
+  // one in --quick runs too, whose measurements may be shorter than a cold worker's first
+  // answers (a tiny run once measured a freshly started cluster answering nothing in 0.3 s).
+  if (round === 1 && !load.bodies) {
+    await input.driver.run({
+      ...job,
+      seconds: options.quick ? QUICK_WARMUP_SECONDS : WARMUP_SECONDS,
+    });
   }
   const sampler =
     target.kind === 'service' ? new RssSampler(() => target.service.processIds()) : undefined;

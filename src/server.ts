@@ -123,13 +123,6 @@ function composeCapabilities(options: StartOptions) {
   const employerData = composeEmployerData(shared);
   // The search index keeps its projection of the postings, written in each change's transaction.
   const jobSearch = composeJobSearch(shared);
-  // In production, at once (in a worker thread), so that no search or posting waits for the
-  // places; elsewhere at the first use, so that tests and development start without the work.
-  if (config.env === 'production') {
-    jobSearch
-      .loadPlaces()
-      .catch((error: unknown) => shared.logger.error({ err: error }, 'could not load the places'));
-  }
   // Posting changes tell the webhook outbox and the search index in their own transaction.
   const jobSync = composeJobSync(shared, {
     outbox,

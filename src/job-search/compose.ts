@@ -13,8 +13,6 @@ export interface JobSearchCapability {
    * every posting change (src/job-sync/posting-snapshot.ts). Also what the seed feeds.
    */
   postingObserver: PostingIndexer;
-  /** Loads the places datasets now (off the event loop) rather than at the first use. */
-  loadPlaces(): Promise<void>;
   /** How many postings the index holds. */
   indexedCount(): Promise<number>;
   /**
@@ -44,6 +42,5 @@ export function composeJobSearch(
       await places.ready();
       await seedPostings(options, places.cities, sink, progress);
     },
-    loadPlaces: () => places.ready(),
   };
 }

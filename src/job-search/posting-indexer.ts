@@ -15,8 +15,13 @@ export class PostingIndexer implements PostingObserver {
     private readonly places: Places,
   ) {}
 
+  /** The places, loaded before Job Sync's transaction (once per process). */
+  prepare(): Promise<void> {
+    return this.places.ready();
+  }
+
   async postingChanged(tx: Executor, posting: PostingSnapshot): Promise<void> {
-    // Loaded at the server's start: a wait here is the first write of a process that did not.
+    // Job Sync prepared this observer; a caller that did not waits here.
     await this.places.ready();
     const store = new SearchStore(tx);
     if (posting.expiredAt !== null) await store.remove(posting.sourcedPostingId);

@@ -35,6 +35,11 @@ export class PostingNotices {
     private readonly outbox: WebhookOutbox,
   ) {}
 
+  /** Lets each observer load what it needs before a change's transaction begins. */
+  async prepare(): Promise<void> {
+    await Promise.all(this.observers.map((observer) => observer.prepare?.()));
+  }
+
   async changed(
     tx: Transaction,
     posting: StoredPosting,

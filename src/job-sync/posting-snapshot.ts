@@ -50,5 +50,10 @@ export interface PostingSnapshot {
 
 /** Told of every committed posting change, in the change's own transaction. */
 export interface PostingObserver {
+  /**
+   * Called before the transaction of a change begins: what the observer needs loaded (the
+   * search index's places) is loaded then, never while the transaction holds its locks.
+   */
+  prepare?(): Promise<void>;
   postingChanged(tx: Executor, posting: PostingSnapshot): Promise<void>;
 }

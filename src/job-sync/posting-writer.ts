@@ -80,6 +80,7 @@ export class PostingWriter {
         (entry): entry is typeof entry & { content: PostingContent } => entry.content !== null,
       )
       .sort((a, b) => compareKeys(a.content, b.content));
+    await this.notices.prepare();
     const written = await this.store.inTransaction(async (store, tx) => {
       const outcomes = new Map<number, PostingOutcome>();
       for (const { index, content } of writable) {
@@ -103,6 +104,7 @@ export class PostingWriter {
     }
     const now = this.clock.now();
     const wanted = ids.map((id) => sourcedPostingIdOf(id));
+    await this.notices.prepare();
     return this.store.inTransaction(async (store, tx) => {
       const found = new Map(
         (

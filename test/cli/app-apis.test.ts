@@ -24,9 +24,11 @@ describeEachDialect('admin CLI: app apis, enable-api, disable-api', (database) =
       [
         ['interview', true, true],
         ['webhooks', true, true],
-        // Off until the owner enables it.
+        // Off until the owner enables them.
         ['disposition-sync', false, true],
         ['job-search', false, true],
+        ['job-sync', false, true],
+        ['employer-data', false, true],
       ],
     );
     const text = await run('app', 'apis', clientId);

