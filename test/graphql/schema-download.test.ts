@@ -39,6 +39,9 @@ describeEachDialect('GET /schema.graphql', (database) => {
       'webhookEndpoints',
       'webhookEndpoint',
       'partnerDispositions',
+      'jobSearch',
+      'node',
+      'nodes',
     ]);
     assert.match(body, /^scalar DateTime\s*@specifiedBy/m);
     assert.doesNotMatch(body, /^extend /m);
