@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import express from 'express';
-import { Kind, type OperationDefinitionNode } from 'graphql';
+import { Kind, parse, type OperationDefinitionNode } from 'graphql';
 import type { Logger } from 'pino';
 import { ByteBudget } from '../byte-budget.js';
 import type { PlainHandler, PlainNext, PlainRequest } from '../http/endpoint.js';
@@ -55,8 +55,50 @@ export function graphqlJsonBody(
     res.once('finish', release);
     res.once('close', release);
     req[LARGE] = declared;
-    return big(req, res, next);
+    return big(req, res, (error?: unknown) => {
+      if (error) return next(error);
+      // Any other operation is refused as an ordinary body past the limit is (413), before it
+      // runs; the gateway checks the operation it runs again (refusesLargeBody).
+      if (mayBeLarge(req.body, large)) return next();
+      release();
+      return next(
+        Object.assign(new Error('request entity too large'), {
+          status: 413,
+          type: 'entity.too.large',
+          limit: bodyLimitBytes,
+          length: declared,
+        }),
+      );
+    });
   };
+}
+
+/** Whether a parsed body's operation has only root fields that may come in a large body. */
+function mayBeLarge(body: unknown, large: LargeBodies): boolean {
+  const { query, operationName } = (body ?? {}) as { query?: unknown; operationName?: unknown };
+  if (typeof query !== 'string') return false;
+  let document;
+  try {
+    document = parse(query, { maxTokens: 10_000 });
+  } catch {
+    return false;
+  }
+  const operations = document.definitions.filter(
+    (definition): definition is OperationDefinitionNode =>
+      definition.kind === Kind.OPERATION_DEFINITION,
+  );
+  const operation =
+    typeof operationName === 'string'
+      ? operations.find((candidate) => candidate.name?.value === operationName)
+      : operations.length === 1
+        ? operations[0]
+        : undefined;
+  if (!operation) return false;
+  const root = operation.operation === 'mutation' ? 'Mutation' : 'Query';
+  return operation.selectionSet.selections.every(
+    (selection) =>
+      selection.kind === Kind.FIELD && large.rootFields.has(`${root}.${selection.name.value}`),
+  );
 }
 
 /**

@@ -64,8 +64,10 @@ export class StoredDeliveryLog implements DeliveryLog {
     now: EpochMs,
   ): Promise<WebhookDeliveryRow | undefined> {
     if (!(await this.store.requeue(appId, deliveryId, now))) return undefined;
+    // The delivery as the resend left it, read before the worker is woken to send it.
+    const requeued = await this.store.find(appId, deliveryId);
     this.wake();
-    return this.store.find(appId, deliveryId);
+    return requeued;
   }
 
   async recoverFailed(
