@@ -1,16 +1,8 @@
 import assert from 'node:assert/strict';
 import { DispositionStore } from '../../src/disposition-sync/disposition-store.js';
-import { ConsoleClient, locationOf, unescapeHtml } from '../support/console-client.js';
+import { consoleOwnerWithApp, unescapeHtml } from '../support/console-client.js';
 import { describeEachDialect } from '../support/databases.js';
 import { startTestService } from '../support/service.js';
-
-const PASSWORD = 'correct horse battery staple';
-
-let sequence = 0;
-function uniqueEmail(label: string): string {
-  sequence += 1;
-  return `${label}-${sequence}-${Date.now()}@example.com`;
-}
 
 /** The application cells of the tab's table, in order. */
 function applications(html: string): string[] {
@@ -29,20 +21,9 @@ describeEachDialect('console Dispositions tab', (database) => {
     await service.stop();
   });
 
-  async function ownerWithApp(label: string) {
-    const browser = new ConsoleClient(service.url);
-    await browser.signUp(uniqueEmail(label), PASSWORD, 'Pat Partner');
-    const app = await browser.submit('/console/apps/new', '/console/apps/new', {
-      name: 'Tracker',
-      client_type: 'confidential',
-      redirect_uri_1: 'https://partner.example.com/callback',
-    });
-    assert.equal(app.status, 303, app.body);
-    const base = locationOf(app).replace(/\/credentials$/, '');
-    const clientId = decodeURIComponent(base.split('/').pop()!);
-    const row = await database().db('apps').where({ client_id: clientId }).first();
-    return { browser, base, appId: row.id as string };
-  }
+  const ownerWithApp = (label: string) => consoleOwnerWithApp(service.url, appIdOf, label);
+  const appIdOf = async (clientId: string) =>
+    ((await database().db('apps').where({ client_id: clientId }).first()) as { id: string }).id;
 
   /** `count` dispositions of the app's own token, one a minute: as the API stores them. */
   async function storeDispositions(appId: string, count: number) {

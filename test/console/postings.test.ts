@@ -1,18 +1,10 @@
 import assert from 'node:assert/strict';
 import type { CreateSourcedJobPostingInput } from '../../generated/graphql.js';
-import { ConsoleClient, locationOf, unescapeHtml } from '../support/console-client.js';
+import { consoleOwnerWithApp, unescapeHtml } from '../support/console-client.js';
 import { testCliServices } from '../support/compose.js';
 import { describeEachDialect } from '../support/databases.js';
 import { postingInput } from '../support/job-postings.js';
 import { startTestService } from '../support/service.js';
-
-const PASSWORD = 'correct horse battery staple';
-
-let sequence = 0;
-function uniqueEmail(label: string): string {
-  sequence += 1;
-  return `${label}-${sequence}-${Date.now()}@example.com`;
-}
 
 /** The titles of the tab's table, in order. */
 function titles(html: string): string[] {
@@ -31,21 +23,9 @@ describeEachDialect('console Job postings tab', (database) => {
     await service.stop();
   });
 
-  async function ownerWithApp(label: string) {
-    const email = uniqueEmail(label);
-    const browser = new ConsoleClient(service.url);
-    await browser.signUp(email, PASSWORD, 'Pat Partner');
-    const app = await browser.submit('/console/apps/new', '/console/apps/new', {
-      name: 'Tracker',
-      client_type: 'confidential',
-      redirect_uri_1: 'https://partner.example.com/callback',
-    });
-    assert.equal(app.status, 303, app.body);
-    const base = locationOf(app).replace(/\/credentials$/, '');
-    const clientId = decodeURIComponent(base.split('/').pop()!);
-    const row = await database().db('apps').where({ client_id: clientId }).first();
-    return { browser, base, email, appId: row.id as string };
-  }
+  const ownerWithApp = (label: string) => consoleOwnerWithApp(service.url, appIdOf, label);
+  const appIdOf = async (clientId: string) =>
+    ((await database().db('apps').where({ client_id: clientId }).first()) as { id: string }).id;
 
   it('lists what the app posted through Job Sync, the latest change first, 50 a page', async () => {
     const { browser, base, email, appId } = await ownerWithApp('postings');

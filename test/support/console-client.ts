@@ -153,3 +153,29 @@ function encodeForm(form: Form): string {
   }
   return body.toString();
 }
+
+let owners = 0;
+
+/**
+ * A partner signed up on the console with one confidential app registered: the browser, the
+ * app's page base (`/console/apps/<client id>`), its row id and the owner's email.
+ */
+export async function consoleOwnerWithApp(
+  serviceUrl: string,
+  appIdOf: (clientId: string) => Promise<string>,
+  label: string,
+) {
+  owners += 1;
+  const email = `${label}-${owners}-${Date.now()}@example.com`;
+  const browser = new ConsoleClient(serviceUrl);
+  await browser.signUp(email, 'correct horse battery staple', 'Pat Partner');
+  const app = await browser.submit('/console/apps/new', '/console/apps/new', {
+    name: 'Tracker',
+    client_type: 'confidential',
+    redirect_uri_1: 'https://partner.example.com/callback',
+  });
+  if (app.status !== 303) throw new Error(`the app was not registered: ${app.body}`);
+  const base = locationOf(app).replace(/\/credentials$/, '');
+  const clientId = decodeURIComponent(base.split('/').pop()!);
+  return { browser, base, email, appId: await appIdOf(clientId) };
+}
