@@ -93,7 +93,11 @@ function mayBeLarge(body: unknown, large: LargeBodies): boolean {
       : operations.length === 1
         ? operations[0]
         : undefined;
-  if (!operation) return false;
+  return operation !== undefined && onlyLargeRootFields(operation, large);
+}
+
+/** Whether every root field of `operation` is one whose requests may be large. */
+function onlyLargeRootFields(operation: OperationDefinitionNode, large: LargeBodies): boolean {
   const root = operation.operation === 'mutation' ? 'Mutation' : 'Query';
   return operation.selectionSet.selections.every(
     (selection) =>
@@ -113,14 +117,7 @@ export function refusesLargeBody(
 ): string | undefined {
   const bytes = (req as MarkedRequest)[LARGE];
   if (bytes === undefined || !large) return undefined;
-  const root = operation.operation === 'mutation' ? 'Mutation' : 'Query';
-  const allowed = operation.selectionSet.selections.every(
-    (selection) =>
-      selection.kind === Kind.FIELD &&
-      (selection.name.value === '__typename' ||
-        large.rootFields.has(`${root}.${selection.name.value}`)),
-  );
-  if (allowed) return undefined;
+  if (onlyLargeRootFields(operation, large)) return undefined;
   const fields = [...large.rootFields].map((field) => field.replace(/^Mutation\./, '')).join(', ');
   return (
     `The request body is ${bytes} bytes, more than the ${bodyLimitBytes} bytes allowed; only ` +
