@@ -34,7 +34,8 @@ import { gatewayApis } from '../support/gateway-schema.js';
 import { endpointRow } from '../support/webhook-rows.js';
 import { MAX_NODE_IDS, MAX_SURFACES } from '../../src/job-sync/graphql/list-bounds.js';
 import type { StoredPosting } from '../../src/job-sync/posting.js';
-import type { PostingNotices } from '../../src/job-sync/posting-notices.js';
+import { PostingNotices } from '../../src/job-sync/posting-notices.js';
+import type { WebhookOutbox } from '../../src/webhooks/outbox.js';
 import type { PostingStore } from '../../src/job-sync/posting-store.js';
 import {
   MAX_EXPIRIES_PER_REQUEST,
@@ -299,7 +300,7 @@ const jobSyncContext = (() => {
     { now: () => 0 },
     { indexingDelayMs: 0 },
     {} as EmployerDirectory,
-    {} as PostingNotices,
+    new PostingNotices([], {} as WebhookOutbox),
   );
   return {
     principal: { kind: 'app', appId: 'app-1', employerId: EMPLOYER },
