@@ -26,6 +26,8 @@ export interface BenchOptions {
   resultsPath: string;
   /** The webhook stage: seconds of load, createVirtualInterviewEvent a second, endpoints. */
   webhookSeconds: number;
+  /** Seconds of the same load on the fresh service, drained before the measured load; 0: none. */
+  webhookWarmupSeconds: number;
   webhookRate: number;
   webhookEndpoints: number;
   /** The job search stage: postings on the index at its two sizes, and searches timed at each. */
@@ -44,6 +46,7 @@ const FULL = {
   largeEvents: 1_000_000,
   otherEvents: 100_000,
   webhookSeconds: 40,
+  webhookWarmupSeconds: 10,
   jobSearchSmall: 10_000,
   jobSearchLarge: 1_000_000,
   jobSearchRequests: 800,
@@ -56,6 +59,7 @@ const QUICK = {
   largeEvents: 50_000,
   otherEvents: 10_000,
   webhookSeconds: 10,
+  webhookWarmupSeconds: 3,
   jobSearchSmall: 10_000,
   jobSearchLarge: 50_000,
   jobSearchRequests: 200,
@@ -106,6 +110,11 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
       positiveNumber,
     )
     .option(
+      '--webhook-warmup-seconds <s>',
+      'seconds of the same load before the measured one, drained first (10 full, 3 quick; 0 none)',
+      nonNegativeInteger,
+    )
+    .option(
       '--webhook-rate <n>',
       'createVirtualInterviewEvent per second in the webhook stage',
       positiveInteger,
@@ -153,6 +162,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     otherEvents?: number;
     deepPage: number;
     webhookSeconds?: number;
+    webhookWarmupSeconds?: number;
     webhookRate: number;
     webhookEndpoints: number;
     results: string;
@@ -176,6 +186,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     otherEvents: given.otherEvents ?? defaults.otherEvents,
     deepPage: given.deepPage,
     webhookSeconds: given.webhookSeconds ?? defaults.webhookSeconds,
+    webhookWarmupSeconds: given.webhookWarmupSeconds ?? defaults.webhookWarmupSeconds,
     webhookRate: given.webhookRate,
     webhookEndpoints: given.webhookEndpoints,
     jobSearchSmall: given.jobSearchSmall ?? defaults.jobSearchSmall,

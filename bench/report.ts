@@ -7,7 +7,7 @@ import { formatJobSearch, type JobSearchStageResult } from './job-search-stage.j
 import type { WebhookStageResult } from './webhook-stage.js';
 
 /** Bump when the shape of results.json changes (bench/results.schema.json follows it). */
-export const RESULTS_SCHEMA_VERSION = 5;
+export const RESULTS_SCHEMA_VERSION = 6;
 /** P4: the most resident memory any one service process may use under any scenario. */
 export const PEAK_RSS_LIMIT_MIB = 250;
 
@@ -161,7 +161,13 @@ function formatWebhooks(w: WebhookStageResult, database: string): string[] {
     `  API meanwhile: createVirtualInterviewEvent ${api.requestsPerSecond.toFixed(0)} req/s ` +
       `(asked ${w.offeredChangesPerSecond}/s), p50 ${api.latencyMs.p50} ms, p95 ${api.latencyMs.p95} ms, ` +
       `p99 ${api.latencyMs.p99} ms, ${api.errors} errors; ${w.endpoints} endpoint(s), ` +
-      `${w.seconds} s of load, first ${w.warmupSeconds} s left out`,
+      `${w.seconds} s of load`,
+    w.warmup
+      ? `  before it, ${w.warmup.seconds} s of the same load warmed the fresh service up (left out ` +
+        `of the figures above): commit to 2xx p50 ${w.warmup.commitToReceiptMs.p50} ms, ` +
+        `p95 ${w.warmup.commitToReceiptMs.p95} ms, max ${w.warmup.commitToReceiptMs.max} ms; ` +
+        `its queue was empty ${w.warmup.drainSeconds} s after it`
+      : '  no warm-up: the measured load began on the freshly started service',
     `  deliveries: ${w.deliveries.written} written, ${w.deliveries.delivered} delivered, ` +
       `${w.deliveries.accepted} accepted and verified (${w.deliveries.duplicates} duplicates), ` +
       `${w.deliveries.unverified} unverified: ${w.allVerified ? 'every one delivered once and verified' : 'NOT every one delivered and verified'}; ` +

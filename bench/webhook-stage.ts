@@ -37,13 +37,23 @@ export interface WebhookStageResult {
   /** createVirtualInterviewEvent a second the driver asked for; each is one delivery per endpoint. */
   offeredChangesPerSecond: number;
   seconds: number;
-  /** The first seconds of the load, left out of the rates and latencies. */
-  warmupSeconds: number;
+  /**
+   * The same load on the freshly started service before the measured one, left out of every
+   * other figure: the service warms up (compiled code, pooled connections, the database's caches)
+   * and the queue it built is empty before the measured load begins. Null with no warm-up.
+   */
+  warmup: {
+    seconds: number;
+    /** As `commitToReceiptMs`, for the warm-up's changes: what a cold start costs. */
+    commitToReceiptMs: { p50: number; p95: number; p99: number; max: number };
+    /** From the end of the warm-up load until its queue was empty. */
+    drainSeconds: number;
+  } | null;
   /** Processes serving requests (and each running a delivery worker). */
   workers: number;
-  /** Deliveries the receiver accepted per second during the steady part of the load. */
+  /** Deliveries the receiver accepted per second during the measured load. */
   deliveriesPerSecond: number;
-  /** Receiver 2xx time minus the envelope's `time` (the change's commit), for changes of the steady part. */
+  /** Receiver 2xx time minus the envelope's `time` (the change's commit), for the measured load's changes. */
   commitToReceiptMs: { p50: number; p95: number; p99: number; max: number };
   api: {
     requestsPerSecond: number;
@@ -123,37 +133,55 @@ export async function measureWebhookStage(
   const load = graphqlLoad(tokens.writes, CREATE_EVENT, { input: createEventInput(Date.now()) });
 
   const seconds = options.webhookSeconds;
-  const warmupSeconds = Math.min(5, seconds / 4);
   const rate = options.webhookRate;
+  const store = new DeliveryStore(db);
+  const run = (forSeconds: number) =>
+    driver.run({
+      url: `${service!.url}${load.path}`,
+      method: load.method,
+      headers: load.headers,
+      body: load.body,
+      connections: options.connections,
+      seconds: forSeconds,
+      rate,
+      graphql: true,
+    });
+  /** Waits until the outbox is empty (and the driver's last requests committed); its depth then. */
+  const drain = async (since: number) => {
+    let depth = (await store.queue(MOST_COUNTED)).depth;
+    while (
+      (depth > 0 || Date.now() - since < LAST_COMMITS_MS) &&
+      Date.now() - since < DRAIN_TIMEOUT_MS
+    ) {
+      await new Promise((resolve) => setTimeout(resolve, DRAIN_POLL_MS));
+      depth = (await store.queue(MOST_COUNTED)).depth;
+    }
+    return depth;
+  };
+
+  const warmupSeconds = options.webhookWarmupSeconds;
+  let warmupWindow: { from: number; until: number; drainSeconds: number } | null = null;
+  if (warmupSeconds > 0) {
+    log(`${WEBHOOK_STAGE_NAME}: warming up, ${rate}/s for ${warmupSeconds} s`);
+    const from = Date.now();
+    await run(warmupSeconds);
+    const until = Date.now();
+    await drain(until);
+    warmupWindow = { from, until, drainSeconds: (Date.now() - until) / 1000 };
+  }
+
   log(
     `${WEBHOOK_STAGE_NAME}: ${rate} createVirtualInterviewEvent/s for ${seconds} s, ` +
       `${options.webhookEndpoints} endpoint(s)`,
   );
   const atStart = loadavg();
   const loadStarted = Date.now();
-  const api = await driver.run({
-    url: `${service!.url}${load.path}`,
-    method: load.method,
-    headers: load.headers,
-    body: load.body,
-    connections: options.connections,
-    seconds,
-    rate,
-    graphql: true,
-  });
+  const api = await run(seconds);
   const loadEnded = Date.now();
   const atEnd = loadavg();
 
-  const store = new DeliveryStore(db);
   const depthAtLoadEnd = (await store.queue(MOST_COUNTED)).depth;
-  let depthAfterDrain = depthAtLoadEnd;
-  while (
-    (depthAfterDrain > 0 || Date.now() - loadEnded < LAST_COMMITS_MS) &&
-    Date.now() - loadEnded < DRAIN_TIMEOUT_MS
-  ) {
-    await new Promise((resolve) => setTimeout(resolve, DRAIN_POLL_MS));
-    depthAfterDrain = (await store.queue(MOST_COUNTED)).depth;
-  }
+  const depthAfterDrain = await drain(loadEnded);
   const drainSeconds = (Date.now() - loadEnded) / 1000;
   const received = await receiver.report();
   const counts = await deliveryCounts(db);
@@ -161,7 +189,7 @@ export async function measureWebhookStage(
   await cleanup.runOne(stopService);
   await cleanup.runOne(stopReceiver);
 
-  const window = { from: loadStarted + warmupSeconds * 1000, until: loadEnded };
+  const window = { from: loadStarted, until: loadEnded };
   const deliveriesPerSecond =
     received.acceptedAt.filter((at) => at >= window.from && at <= window.until).length /
     ((window.until - window.from) / 1000);
@@ -176,7 +204,11 @@ export async function measureWebhookStage(
     endpoints: options.webhookEndpoints,
     offeredChangesPerSecond: rate,
     seconds,
-    warmupSeconds,
+    warmup: warmupWindow && {
+      seconds: warmupSeconds,
+      commitToReceiptMs: lags(received, warmupWindow),
+      drainSeconds: round1(warmupWindow.drainSeconds),
+    },
     workers,
     deliveriesPerSecond: round1(deliveriesPerSecond),
     commitToReceiptMs,
