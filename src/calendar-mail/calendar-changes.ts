@@ -31,7 +31,9 @@ export class CalendarChanges implements WebhookOutbox {
     const eventId = notice.subject;
     const event = await store.eventForCalendar(eventId);
     if (!event) return;
-    const previous = await store.invitation(eventId);
+    // A new event has no invitation yet, nor reminders to replace.
+    const previous =
+      notice.type === 'interview.event.created.v1' ? null : await store.invitation(eventId);
     const app = await store.appSettings(notice.appId);
     const plan = planCalendarMails({
       previous: previous
@@ -50,7 +52,7 @@ export class CalendarChanges implements WebhookOutbox {
       snapshot: JSON.stringify(plan.snapshot),
       updated_at: notice.time,
     });
-    await store.dropPendingReminders(eventId);
+    if (previous) await store.dropPendingReminders(eventId);
     await store.insertMails(
       plan.mails.map((mail) => ({
         event_id: eventId,

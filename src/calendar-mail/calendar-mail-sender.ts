@@ -1,14 +1,16 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { CalendarMailSettings } from '../config.js';
-import type { CalendarMailRow } from '../db/rows.js';
-import { linksFromTokens } from '../interviews/lobby-links.js';
+import type { CalendarMailRow, LobbyTokenRow } from '../db/rows.js';
+import { linksFromTokens, type LobbyLinks } from '../interviews/lobby-links.js';
 import type { EventStatus } from '../interviews/vocabulary.js';
 import { calendarUid } from '../lobby/calendar-event.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { SecretBox } from '../security/secret-box.js';
 import { calendarMail, organizerOf } from './calendar-mail-message.js';
 import { snapshotOf, type CalendarMailStore, type SendCheck } from './calendar-mail-store.js';
+
+type LobbyTokenOfMail = Pick<LobbyTokenRow, 'role' | 'interviewee_id' | 'token_encrypted'>;
 
 /** Mails one claim takes. */
 const BATCH = 20;
@@ -89,8 +91,10 @@ export class CalendarMailSender {
       const lease = now + CALENDAR_MAIL_LEASE_MS;
       const claimed = await store.claim(now, lease, BATCH);
       if (!claimed.length) return settled;
+      const checks = await store.sendChecks(claimed);
+      const links = this.linksOf(await store.lobbyTokensOf(claimed.map((m) => m.event_id)));
       for (const mail of claimed) {
-        if (await this.send(mail, lease)) settled += 1;
+        if (await this.send(mail, lease, checks.get(mail.id)!, links)) settled += 1;
       }
     }
   }
@@ -120,15 +124,19 @@ export class CalendarMailSender {
   }
 
   /** Sends or skips one leased mail; whether it was settled under the lease. */
-  private async send(mail: CalendarMailRow, lease: number): Promise<boolean> {
+  private async send(
+    mail: CalendarMailRow,
+    lease: number,
+    check: SendCheck,
+    links: (eventId: string) => LobbyLinks,
+  ): Promise<boolean> {
     const { store, clock, logger } = this.deps;
-    const check = await store.sendCheck(mail);
     const skip = skipReason(mail, check, clock.now());
     if (skip) {
       return store.settle(mail.id, lease, { status: 'skipped', last_error: skip }, false);
     }
     try {
-      await this.deps.mailer.send(await this.render(mail));
+      await this.deps.mailer.send(this.render(mail, links(mail.event_id)));
     } catch (error) {
       const attempts = mail.attempt_count + 1;
       const pause = this.deps.settings.retryScheduleMs[attempts - 1];
@@ -150,9 +158,22 @@ export class CalendarMailSender {
     return store.settle(mail.id, lease, { status: 'sent', sent_at: clock.now() }, true);
   }
 
-  private async render(mail: CalendarMailRow) {
-    const { store, lobbyTokens, publicUrl, clock, mailFrom } = this.deps;
-    const links = linksFromTokens(await store.lobbyTokens(mail.event_id), lobbyTokens, publicUrl);
+  /** Each event's lobby links, its tokens unsealed once for all its mails. */
+  private linksOf(tokens: Map<string, LobbyTokenOfMail[]>): (eventId: string) => LobbyLinks {
+    const { lobbyTokens, publicUrl } = this.deps;
+    const made = new Map<string, LobbyLinks>();
+    return (eventId) => {
+      let links = made.get(eventId);
+      if (!links) {
+        links = linksFromTokens(tokens.get(eventId) ?? [], lobbyTokens, publicUrl);
+        made.set(eventId, links);
+      }
+      return links;
+    };
+  }
+
+  private render(mail: CalendarMailRow, links: LobbyLinks) {
+    const { publicUrl, clock, mailFrom } = this.deps;
     // Each participant gets only their own way in: an interviewee their lobby, interviewers theirs.
     const lobbyUrl =
       mail.recipient_role === 'interviewee'

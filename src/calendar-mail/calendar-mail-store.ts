@@ -184,34 +184,74 @@ export class CalendarMailStore extends Store {
     });
   }
 
-  async sendCheck(
-    mail: Pick<CalendarMailRow, 'id' | 'event_id' | 'recipient_email' | 'kind'>,
-  ): Promise<SendCheck> {
-    const event: SendCheck['event'] | undefined = await this.db('interview_events')
-      .where({ id: mail.event_id })
-      .first('status', 'start_at');
-    const others: Array<Pick<CalendarMailRow, 'id' | 'status'>> =
-      mail.kind === 'reminder'
-        ? []
-        : await this.db('calendar_mails')
-            .where({ event_id: mail.event_id, recipient_email: mail.recipient_email })
+  /**
+   * Where each of a claimed batch's mails stands, by mail id: two reads for the batch. A claim
+   * holds at most one invitation, update or cancellation per participant of an event (the later
+   * ones wait), so no mail of the batch decides another's check.
+   */
+  async sendChecks(
+    mails: ReadonlyArray<Pick<CalendarMailRow, 'id' | 'event_id' | 'recipient_email' | 'kind'>>,
+  ): Promise<Map<number, SendCheck>> {
+    const eventIds = [...new Set(mails.map((mail) => mail.event_id))];
+    const events: Array<Pick<EventRow, 'id' | 'status' | 'start_at'>> = eventIds.length
+      ? await this.db('interview_events').whereIn('id', eventIds).select('id', 'status', 'start_at')
+      : [];
+    const eventOf = new Map(events.map((event) => [event.id, event]));
+    const mailedIds = [
+      ...new Set(mails.filter((mail) => mail.kind !== 'reminder').map((mail) => mail.event_id)),
+    ];
+    const others: Array<Pick<CalendarMailRow, 'id' | 'status' | 'event_id' | 'recipient_email'>> =
+      mailedIds.length
+        ? await this.db('calendar_mails')
+            .whereIn('event_id', mailedIds)
             .whereNot('kind', 'reminder')
-            .whereNot('id', mail.id)
-            .select('id', 'status');
-    return {
-      event: event ? { status: event.status, start_at: Number(event.start_at) } : null,
-      superseded: others.some((other) => Number(other.id) > mail.id),
-      invited: others.some((other) => Number(other.id) < mail.id && other.status === 'sent'),
-    } satisfies SendCheck;
+            .select('id', 'status', 'event_id', 'recipient_email')
+        : [];
+    const checks = new Map<number, SendCheck>();
+    for (const mail of mails) {
+      const event = eventOf.get(mail.event_id);
+      const same =
+        mail.kind === 'reminder'
+          ? []
+          : others.filter(
+              (other) =>
+                other.event_id === mail.event_id &&
+                other.recipient_email === mail.recipient_email &&
+                Number(other.id) !== mail.id,
+            );
+      checks.set(mail.id, {
+        event: event ? { status: event.status, start_at: Number(event.start_at) } : null,
+        superseded: same.some((other) => Number(other.id) > mail.id),
+        invited: same.some((other) => Number(other.id) < mail.id && other.status === 'sent'),
+      });
+    }
+    return checks;
   }
 
-  async lobbyTokens(
-    eventId: string,
-  ): Promise<Array<Pick<LobbyTokenRow, 'role' | 'interviewee_id' | 'token_encrypted'>>> {
-    return this.db('lobby_tokens')
-      .where({ event_id: eventId })
-      .orderBy('created_at')
-      .select('role', 'interviewee_id', 'token_encrypted');
+  /** The lobby tokens of each of these events, in the order they were made. */
+  async lobbyTokensOf(
+    eventIds: readonly string[],
+  ): Promise<
+    Map<string, Array<Pick<LobbyTokenRow, 'role' | 'interviewee_id' | 'token_encrypted'>>>
+  > {
+    const rows: Array<
+      Pick<LobbyTokenRow, 'event_id' | 'role' | 'interviewee_id' | 'token_encrypted'>
+    > = eventIds.length
+      ? await this.db('lobby_tokens')
+          .whereIn('event_id', [...new Set(eventIds)])
+          .orderBy('created_at')
+          .select('event_id', 'role', 'interviewee_id', 'token_encrypted')
+      : [];
+    const byEvent = new Map<
+      string,
+      Array<Pick<LobbyTokenRow, 'role' | 'interviewee_id' | 'token_encrypted'>>
+    >();
+    for (const { event_id: eventId, ...token } of rows) {
+      const tokens = byEvent.get(eventId) ?? [];
+      tokens.push(token);
+      byEvent.set(eventId, tokens);
+    }
+    return byEvent;
   }
 
   /** Settles a leased mail; false when the lease was no longer this sender's. */

@@ -1,5 +1,6 @@
 import { getVtimezoneComponent } from '@touch4it/ical-timezones';
 import type { ICalCalendar } from 'ical-generator';
+import { dateTimeFormat } from '../date-time-formats.js';
 import { ZonedDate } from './zoned-date.js';
 
 /**
@@ -49,7 +50,7 @@ function calendarZone(timezone: string, instants: readonly number[]): string | n
 
 /** The zone's offset at the instant as iCalendar writes it: "+0100", "-0500". */
 function utcOffset(timeZone: string, instant: number): string {
-  const name = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' })
+  const name = dateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' })
     .formatToParts(instant)
     .find((part) => part.type === 'timeZoneName')?.value;
   const match = /^GMT([+-]\d{2}):(\d{2})$/.exec(name ?? '');

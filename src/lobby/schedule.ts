@@ -4,6 +4,8 @@
  * wording follows en-US conventions ("Tuesday, December 1, 2026 at 9:00 AM").
  */
 
+import { dateTimeFormat } from '../date-time-formats.js';
+
 const LOCALE = 'en-US';
 
 /** One time span in one time zone: the end reads as a time only when it falls on the same day. */
@@ -38,7 +40,7 @@ export function describeSchedule(event: {
 
 /** A moment on a page that already shows the day, such as the start of an interview: "9:05 AM". */
 export function timeOfDay(at: number, timezone: string): string {
-  return new Intl.DateTimeFormat(LOCALE, { timeZone: timezone, timeStyle: 'short' }).format(at);
+  return dateTimeFormat(LOCALE, { timeZone: timezone, timeStyle: 'short' }).format(at);
 }
 
 export function isoInstant(at: number): string {
@@ -46,7 +48,7 @@ export function isoInstant(at: number): string {
 }
 
 function describeSpan(startAt: number, endAt: number, timeZone: string): SpanText {
-  const full = new Intl.DateTimeFormat(LOCALE, { timeZone, dateStyle: 'full', timeStyle: 'short' });
+  const full = dateTimeFormat(LOCALE, { timeZone, dateStyle: 'full', timeStyle: 'short' });
   return {
     zoneName: zoneName(startAt, timeZone),
     start: full.format(startAt),
@@ -56,14 +58,14 @@ function describeSpan(startAt: number, endAt: number, timeZone: string): SpanTex
 
 /** The zone's long name at that moment ("Eastern Standard Time"), falling back to its IANA name. */
 function zoneName(at: number, timeZone: string): string {
-  const part = new Intl.DateTimeFormat(LOCALE, { timeZone, timeZoneName: 'long' })
+  const part = dateTimeFormat(LOCALE, { timeZone, timeZoneName: 'long' })
     .formatToParts(at)
     .find((candidate) => candidate.type === 'timeZoneName');
   return part?.value ?? timeZone;
 }
 
 function sameDay(a: number, b: number, timeZone: string): boolean {
-  const day = new Intl.DateTimeFormat('en-CA', {
+  const day = dateTimeFormat('en-CA', {
     timeZone,
     year: 'numeric',
     month: '2-digit',

@@ -1,4 +1,7 @@
 import type { ICalTZDateStub } from 'ical-generator';
+import { dateTimeFormat } from '../date-time-formats.js';
+
+type WallClock = Record<'year' | 'month' | 'day' | 'hour' | 'minute' | 'second', number>;
 
 /**
  * An instant whose calendar fields (getFullYear … getSeconds) read in one IANA time zone, in the
@@ -10,6 +13,8 @@ import type { ICalTZDateStub } from 'ical-generator';
 export class ZonedDate extends Date implements ICalTZDateStub {
   /** The instant as a plain Date; ical-generator tells a TZDate by this and `tzComponents`. */
   readonly internal: Date;
+  /** The fields last read, and the instant they are of (a Date's time can be set). */
+  private wallClock: { at: number; fields: WallClock } | undefined;
 
   constructor(
     at: number,
@@ -24,8 +29,10 @@ export class ZonedDate extends Date implements ICalTZDateStub {
   }
 
   /** The wall-clock fields in the zone; month counts from 1. */
-  tzComponents(): Record<'year' | 'month' | 'day' | 'hour' | 'minute' | 'second', number> {
-    const parts = new Intl.DateTimeFormat('en-US', {
+  tzComponents(): WallClock {
+    const at = this.getTime();
+    if (this.wallClock?.at === at) return this.wallClock.fields;
+    const parts = dateTimeFormat('en-US', {
       timeZone: this.timeZone,
       hourCycle: 'h23',
       year: 'numeric',
@@ -34,10 +41,10 @@ export class ZonedDate extends Date implements ICalTZDateStub {
       hour: 'numeric',
       minute: 'numeric',
       second: 'numeric',
-    }).formatToParts(this.getTime());
+    }).formatToParts(at);
     const field = (type: Intl.DateTimeFormatPartTypes) =>
       Number(parts.find((part) => part.type === type)?.value);
-    return {
+    const fields = {
       year: field('year'),
       month: field('month'),
       day: field('day'),
@@ -45,6 +52,8 @@ export class ZonedDate extends Date implements ICalTZDateStub {
       minute: field('minute'),
       second: field('second'),
     };
+    this.wallClock = { at, fields };
+    return fields;
   }
 
   override getFullYear(): number {
