@@ -8,7 +8,12 @@ import { calendarUid } from '../lobby/calendar-event.js';
 import type { Mailer } from '../mail/mailer.js';
 import type { SecretBox } from '../security/secret-box.js';
 import { calendarMail, organizerOf } from './calendar-mail-message.js';
-import { snapshotOf, type CalendarMailStore, type SendCheck } from './calendar-mail-store.js';
+import {
+  snapshotOf,
+  type CalendarMailStore,
+  type MailSettlement,
+  type SendCheck,
+} from './calendar-mail-store.js';
 
 type LobbyTokenOfMail = Pick<LobbyTokenRow, 'role' | 'interviewee_id' | 'token_encrypted'>;
 
@@ -46,6 +51,13 @@ export class CalendarMailSender {
   private running: Promise<void> | undefined;
   private again = false;
   private stopped = true;
+  /** Outcomes waiting to be recorded, and the write under way. */
+  private readonly settlements: Array<{
+    settlement: MailSettlement;
+    resolve(settled: boolean): void;
+    reject(error: unknown): void;
+  }> = [];
+  private writingSettlements: Promise<void> | undefined;
 
   constructor(private readonly deps: SenderDependencies) {}
 
@@ -93,10 +105,43 @@ export class CalendarMailSender {
       if (!claimed.length) return settled;
       const checks = await store.sendChecks(claimed);
       const links = this.linksOf(await store.lobbyTokensOf(claimed.map((m) => m.event_id)));
+      const written: Array<Promise<boolean>> = [];
       for (const mail of claimed) {
-        if (await this.send(mail, lease, checks.get(mail.id)!, links)) settled += 1;
+        const outcome = await this.send(mail, checks.get(mail.id)!, links);
+        const settling = this.settleSoon({ id: mail.id, lease, ...outcome });
+        // Awaited below with the others; a write failing meanwhile is not unhandled.
+        settling.catch(() => {});
+        written.push(settling);
       }
+      settled += (await Promise.all(written)).filter(Boolean).length;
     }
+  }
+
+  /**
+   * Records a mail's outcome with the others that end while a write is under way, in one
+   * transaction (group commit): a mail is recorded as soon as the write before it commits, so
+   * a process that dies after handing mails over sends again only those of the write in hand.
+   */
+  private settleSoon(settlement: MailSettlement): Promise<boolean> {
+    return new Promise((resolve, reject) => {
+      this.settlements.push({ settlement, resolve, reject });
+      this.writeSettlements();
+    });
+  }
+
+  private writeSettlements(): void {
+    if (this.writingSettlements || !this.settlements.length) return;
+    const group = this.settlements.splice(0);
+    this.writingSettlements = this.deps.store
+      .settleMany(group.map((entry) => entry.settlement))
+      .then(
+        (results) => group.forEach((entry, index) => entry.resolve(results[index]!)),
+        (error: unknown) => group.forEach((entry) => entry.reject(error)),
+      )
+      .finally(() => {
+        this.writingSettlements = undefined;
+        this.writeSettlements();
+      });
   }
 
   private schedule(): void {
@@ -123,18 +168,15 @@ export class CalendarMailSender {
       });
   }
 
-  /** Sends or skips one leased mail; whether it was settled under the lease. */
+  /** Sends or skips one leased mail; what is to be recorded of it. */
   private async send(
     mail: CalendarMailRow,
-    lease: number,
     check: SendCheck,
     links: (eventId: string) => LobbyLinks,
-  ): Promise<boolean> {
-    const { store, clock, logger } = this.deps;
+  ): Promise<Omit<MailSettlement, 'id' | 'lease'>> {
+    const { clock, logger } = this.deps;
     const skip = skipReason(mail, check, clock.now());
-    if (skip) {
-      return store.settle(mail.id, lease, { status: 'skipped', last_error: skip }, false);
-    }
+    if (skip) return { patch: { status: 'skipped', last_error: skip }, attempted: false };
     try {
       await this.deps.mailer.send(this.render(mail, links(mail.event_id)));
     } catch (error) {
@@ -146,16 +188,15 @@ export class CalendarMailSender {
         { calendarMailId: mail.id, kind: mail.kind, attempts, err: reason },
         pause === undefined ? 'calendar mail given up' : 'calendar mail not sent; will retry',
       );
-      return store.settle(
-        mail.id,
-        lease,
-        pause === undefined
-          ? { status: 'failed', last_error: reason }
-          : { due_at: clock.now() + pause, last_error: reason },
-        true,
-      );
+      return {
+        patch:
+          pause === undefined
+            ? { status: 'failed', last_error: reason }
+            : { due_at: clock.now() + pause, last_error: reason },
+        attempted: true,
+      };
     }
-    return store.settle(mail.id, lease, { status: 'sent', sent_at: clock.now() }, true);
+    return { patch: { status: 'sent', sent_at: clock.now() }, attempted: true };
   }
 
   /** Each event's lobby links, its tokens unsealed once for all its mails. */

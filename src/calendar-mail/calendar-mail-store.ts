@@ -33,6 +33,14 @@ export type NewCalendarMail = Omit<
   'id' | 'status' | 'attempt_count' | 'leased_until' | 'last_error' | 'sent_at'
 >;
 
+/** What becomes of a leased mail: its new fields, and whether it counts as an attempt. */
+export interface MailSettlement {
+  id: number;
+  lease: EpochMs;
+  patch: Partial<Pick<CalendarMailRow, 'status' | 'due_at' | 'last_error' | 'sent_at'>>;
+  attempted: boolean;
+}
+
 /** Mails per INSERT: 12 values each, far below either engine's bound on parameters. */
 const MAILS_PER_INSERT = 200;
 
@@ -252,6 +260,17 @@ export class CalendarMailStore extends Store {
       byEvent.set(eventId, tokens);
     }
     return byEvent;
+  }
+
+  /** Settles leased mails in one transaction; for each, false when its lease was not the sender's. */
+  settleMany(settlements: readonly MailSettlement[]): Promise<boolean[]> {
+    return this.inTransaction(async (store) => {
+      const settled: boolean[] = [];
+      for (const { id, lease, patch, attempted } of settlements) {
+        settled.push(await store.settle(id, lease, patch, attempted));
+      }
+      return settled;
+    });
   }
 
   /** Settles a leased mail; false when the lease was no longer this sender's. */
