@@ -460,6 +460,15 @@ const jobSyncVariables = {
 };
 
 // ---------------------------------------------------------------------------------------------
+// Disposition Sync (src/disposition-sync, docs/jobs-apis.md).
+// ---------------------------------------------------------------------------------------------
+
+const dispositionSyncVariables = {
+  /** Days a disposition is kept after it was received; older ones are purged in every process. */
+  DISPOSITION_RETENTION_DAYS: positiveInt.max(3650).default(365),
+};
+
+// ---------------------------------------------------------------------------------------------
 // The database (DESIGN §7).
 // ---------------------------------------------------------------------------------------------
 
@@ -524,6 +533,7 @@ const environmentSchema = z.object({
   ...mailVariables,
   ...calendarMailVariables,
   ...jobSyncVariables,
+  ...dispositionSyncVariables,
 });
 
 export type DatabaseConfig = (
@@ -651,6 +661,12 @@ export interface Config {
   };
   calendarMail: CalendarMailSettings;
   jobSync: JobSyncSettings;
+  dispositionSync: DispositionSyncSettings;
+}
+
+export interface DispositionSyncSettings {
+  /** DISPOSITION_RETENTION_DAYS: a disposition received longer ago than this is purged. */
+  retentionMs: number;
 }
 
 export interface JobSyncSettings {
@@ -841,6 +857,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       bodyLimitBytes: Math.max(e.JOB_SYNC_BODY_LIMIT_BYTES, e.BODY_LIMIT_BYTES),
       bodyBudgetBytes: e.JOB_SYNC_BODY_BUDGET_BYTES,
     },
+    dispositionSync: { retentionMs: e.DISPOSITION_RETENTION_DAYS * 86_400_000 },
   };
 }
 

@@ -182,6 +182,7 @@ function composeCapabilities(options: StartOptions) {
     webhooks,
     costBudgets,
     calendarMail,
+    dispositionSync,
     closeMail,
     /** The home page's links: the development outbox only where there is one. */
     homeLinks: {
@@ -251,6 +252,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
     webhooks,
     costBudgets,
     calendarMail,
+    dispositionSync,
     closeMail,
     homeLinks,
     accounts,
@@ -312,6 +314,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const sweeper = interviews.startSweeping();
   const delivery = config.webhooks.deliveryWorker ? webhooks.startDelivering() : undefined;
   const calendarSender = calendarMail.startSending();
+  const dispositionPurge = dispositionSync.startPurging();
 
   let stopping: Promise<void> | undefined;
   const stop = () => {
@@ -320,6 +323,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       const sweeperStopped = sweeper?.stop();
       const deliveryStopped = delivery?.stop();
       const calendarSenderStopped = calendarSender?.stop();
+      const dispositionPurgeStopped = dispositionPurge.stop();
       // Live connections are upgraded sockets that server.close() does not wait for.
       const roomClosed = room.close();
       const forceClose = setTimeout(() => {
@@ -337,6 +341,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       await sweeperStopped;
       await deliveryStopped;
       await calendarSenderStopped;
+      await dispositionPurgeStopped;
       await roomClosed;
       // A recording stopped just before finishes finalising; one cut short is the sweeper's.
       await Promise.race([

@@ -31,6 +31,10 @@ export class AppStore extends Store {
     if (rows.length) await this.db('app_redirect_uris').insert(rows);
   }
 
+  async findById(id: string): Promise<AppRow | undefined> {
+    return this.db<AppRow>('apps').where({ id }).first();
+  }
+
   /** Read on every token request whose client is not taken from the cache. */
   async findByClientId(clientId: string): Promise<AppRow | undefined> {
     const [row] = await this.dialect.select(this.db, APP_BY_CLIENT_ID_SQL, [clientId]);

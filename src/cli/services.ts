@@ -34,6 +34,7 @@ import type { BudgetSettings } from '../cost-budgets/budget-settings.js';
 import { composeMail } from '../mail/compose.js';
 import type { CliContext } from './context.js';
 import type { ServiceUrls } from './demo.js';
+import { resolveSeedOwner, type SeedOwner } from './seed-owner.js';
 
 /** The services the CLI commands call, wired to one database. */
 export interface CliServices {
@@ -62,10 +63,17 @@ export interface CliServices {
   graphqlDocuments: DocumentRegistration;
   /** `app budget`: each app's own GraphQL cost budget (audited). */
   budgets: BudgetSettings;
-  /** `jobs seed`: postings loaded into the job search index. */
+  /** `jobs seed`: the generator of realistic postings, and the index's count. */
   jobSearch: Pick<JobSearchCapability, 'seed' | 'indexedCount'>;
-  /** `demo`: postings (Job Sync) and the employers they cite (Employer Data). */
-  jobs: { postings: PostingWriter; employers: EmployerPatcher };
+  /** `demo` and `jobs seed`: postings (Job Sync) and the employers they cite (Employer Data). */
+  jobs: {
+    postings: PostingWriter;
+    employers: EmployerPatcher;
+    /** JOB_SYNC_INDEXING_DELAY_MS: how long a new posting is PENDING (not yet searched). */
+    indexingDelayMs: number;
+    /** `jobs seed`: the app and employer named, or the seed's own (reused or created). */
+    seedOwner(named: { app?: string; employer?: string }): Promise<SeedOwner>;
+  };
   /** Which database and issuer this run uses (`npm run cli` says so; tests composing it need not). */
   context?: CliContext;
 }
@@ -146,7 +154,21 @@ export function createCliServices(
     ),
     budgets: composeCostBudgets(shared).settings,
     jobSearch,
-    jobs: { postings: jobSync.writer, employers: employerData.patcher },
+    jobs: {
+      postings: jobSync.writer,
+      employers: employerData.patcher,
+      indexingDelayMs: shared.config.jobSync.indexingDelayMs,
+      seedOwner: (named) =>
+        resolveSeedOwner(
+          {
+            accounts: accounts.accounts,
+            apps: accounts.apps,
+            apiAccess: accounts.apiAccess,
+            stores: accounts.stores,
+          },
+          named,
+        ),
+    },
     context: options.context,
   };
 }

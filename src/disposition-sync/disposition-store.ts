@@ -54,6 +54,33 @@ export class DispositionStore extends Store {
     return pageAfter(query, after, limit);
   }
 
+  /**
+   * Deletes up to `limit` dispositions received before `before`, oldest first, in one write
+   * transaction; how many. Rows another process is purging at that moment are passed over
+   * (PostgreSQL), so that processes purging at once share the work and never wait on each other.
+   */
+  purgeReceivedBefore(before: number, limit: number): Promise<number> {
+    return this.inTransaction(async (store) => {
+      const rows: Array<{ id: number | string }> = await store.dialect.skipLocked(
+        store
+          .db('partner_dispositions')
+          .select('id')
+          .where('received_at', '<', before)
+          .orderBy('received_at')
+          .limit(limit),
+        'partner_dispositions',
+      );
+      if (rows.length === 0) return 0;
+      return store
+        .db('partner_dispositions')
+        .whereIn(
+          'id',
+          rows.map((row) => row.id),
+        )
+        .delete();
+    });
+  }
+
   /** One page of an app's dispositions for every employer, in the same order (the console). */
   async pageOfApp(
     appId: string,

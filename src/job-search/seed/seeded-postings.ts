@@ -14,7 +14,7 @@ import {
   WORKPLACES,
 } from './vocabulary.js';
 
-/** Where seeded postings go: the search index on this branch, Job Sync once it is there. */
+/** Where seeded postings go: Job Sync (`jobs seed`), or straight into the index (the bench). */
 export interface PostingSink {
   accept(postings: readonly PostingSnapshot[]): Promise<void>;
 }

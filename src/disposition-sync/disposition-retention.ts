@@ -1,0 +1,82 @@
+import type { Logger } from 'pino';
+import type { Clock } from '../clock.js';
+import type { DispositionStore } from './disposition-store.js';
+
+/** Dispositions past the retention are purged this often in every process... */
+const PURGE_INTERVAL_MS = 10 * 60_000;
+/** ...this many per transaction, for at most this many transactions each time. */
+const PURGE_BATCH = 500;
+const PURGE_ROUNDS = 20;
+
+export interface RetentionBounds {
+  batch: number;
+  rounds: number;
+}
+
+export interface RunningRetention {
+  /** Cancels the next purge and waits for one in progress. */
+  stop(): Promise<void>;
+}
+
+/**
+ * DISPOSITION_RETENTION_DAYS: deletes dispositions received longer ago than the retention, a
+ * bounded batch per transaction and a bounded number of batches per purge, as the webhook
+ * deliveries' purge does. Every process purges on its own timer; on PostgreSQL each batch passes
+ * over rows another process is deleting, so processes purging at once neither wait nor collide.
+ */
+export class DispositionRetention {
+  private stopped = false;
+
+  constructor(
+    private readonly store: DispositionStore,
+    private readonly clock: Clock,
+    private readonly retentionMs: number,
+    private readonly bounds: RetentionBounds = { batch: PURGE_BATCH, rounds: PURGE_ROUNDS },
+  ) {}
+
+  /** Deletes up to batch × rounds dispositions received before now − the retention; how many. */
+  async purgeNow(): Promise<number> {
+    const before = this.clock.now() - this.retentionMs;
+    let purged = 0;
+    for (let round = 0; round < this.bounds.rounds && !this.stopped; round++) {
+      const deleted = await this.store.purgeReceivedBefore(before, this.bounds.batch);
+      purged += deleted;
+      if (deleted < this.bounds.batch) break;
+    }
+    return purged;
+  }
+
+  /**
+   * Purges every PURGE_INTERVAL_MS, the first time one interval after start. Purges never
+   * overlap; a failed one is logged and the next runs on schedule.
+   */
+  start(logger: Logger): RunningRetention {
+    let running: Promise<void> = Promise.resolve();
+    let timer: NodeJS.Timeout | undefined;
+    const schedule = () => {
+      timer = setTimeout(() => {
+        running = this.purgeOnce(logger).finally(() => {
+          if (!this.stopped) schedule();
+        });
+      }, PURGE_INTERVAL_MS);
+      timer.unref();
+    };
+    schedule();
+    return {
+      stop: async () => {
+        this.stopped = true;
+        clearTimeout(timer);
+        await running;
+      },
+    };
+  }
+
+  private async purgeOnce(logger: Logger): Promise<void> {
+    try {
+      const purged = await this.purgeNow();
+      if (purged) logger.info({ purged }, 'disposition retention');
+    } catch (error) {
+      logger.error({ err: error }, 'disposition retention failed');
+    }
+  }
+}
