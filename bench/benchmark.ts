@@ -21,6 +21,7 @@ import { measureStage, type Measured } from './rounds.js';
 import { highWaterMark } from './rss-sampler.js';
 import {
   allScenarios,
+  SCENARIO_NAMES,
   selectScenarios,
   type PeerName,
   type Scenario,
@@ -31,6 +32,7 @@ import { analyzeTables, seedEvents, useBulkLoadSettings } from './seed-events.js
 import { seedClock, type EventRange, type SeedClock } from './seed-rows.js';
 import { filteredRange, measuredEvents, middleEventId, otherEvents } from './seed-plan.js';
 import { serviceConfigurations, startServices } from './service.js';
+import { enableJobSync, removeWrittenPostings } from './sourced-postings.js';
 import { stageFacts } from './stage-facts.js';
 import type { StageInput } from './stage-input.js';
 import { summarize } from './summary.js';
@@ -151,6 +153,7 @@ export class Benchmark {
     const keyEncryptionSecret = randomToken(32);
     const shared = benchDependencies(db, keyEncryptionSecret);
     const accounts = await createBenchAccounts(shared);
+    if (writesPostings(scenarios)) await enableJobSync(db, shared, accounts.app.id);
     const prepared = {
       fresh,
       db,
@@ -277,6 +280,9 @@ export class Benchmark {
   }
 
   private async runJobSearchStage(prepared: Prepared): Promise<JobSearchStageResult> {
+    if (writesPostings(prepared.scenarios)) {
+      await removeWrittenPostings(prepared.db, prepared.accounts.employers.writes);
+    }
     const result = await measureJobSearchStage(this.stageInput(prepared));
     this.log(`${JOB_SEARCH_STAGE_NAME}: p50 large/small ${result.largeToSmallP50}`);
     return result;
@@ -323,6 +329,10 @@ export class Benchmark {
 
 /** The one client of the oidc-provider peer. */
 const PEER_CLIENT = { id: 'bench-peer-client', secret: randomToken(32), scope: 'api:read' };
+
+function writesPostings(scenarios: readonly Scenario[]): boolean {
+  return scenarios.some((scenario) => scenario.name === SCENARIO_NAMES.sourcedPostings);
+}
 
 function peersOf(scenarios: readonly Scenario[]): PeerName[] {
   const peers = scenarios.flatMap((scenario) =>

@@ -67,3 +67,12 @@ export function createEventInput(now: number): Record<string, unknown> {
     requestMetadata: { atsName: 'Bench ATS' },
   };
 }
+
+/** Job Sync's batch write in the platform's namespaced form; its answer names each posting. */
+export const CREATE_SOURCED_POSTINGS = `mutation CreateSourcedPostings($input: CreateSourcedJobPostingsInput) {
+  jobsIngest {
+    createSourcedJobPostings(input: $input) {
+      results { jobPosting { sourcedPostingId employerJobId } }
+    }
+  }
+}`;

@@ -7,7 +7,7 @@ import { formatJobSearch, type JobSearchStageResult } from './job-search-stage.j
 import type { WebhookStageResult } from './webhook-stage.js';
 
 /** Bump when the shape of results.json changes (bench/results.schema.json follows it). */
-export const RESULTS_SCHEMA_VERSION = 6;
+export const RESULTS_SCHEMA_VERSION = 7;
 /** P4: the most resident memory any one service process may use under any scenario. */
 export const PEAK_RSS_LIMIT_MIB = 250;
 
@@ -82,6 +82,7 @@ const COLUMNS: ReadonlyArray<{ title: string; figure?: true }> = [
   { title: 'db' },
   { title: 'workers' },
   { title: 'req/s', figure: true },
+  { title: 'items/s', figure: true },
   { title: 'p50 ms', figure: true },
   { title: 'p99 ms', figure: true },
   { title: 'errors', figure: true },
@@ -126,7 +127,8 @@ export function formatReport(results: BenchResults): string {
     `machine: ${machine.cpuModel}, ${machine.cores} cores, ${machine.memoryGiB} GiB, ` +
       `Node ${machine.node}, ${machine.platform}, ${machine.database}`,
     `${results.options.rounds} interleaved round(s), medians; ${results.options.connections} connections ` +
-      `(${results.options.seconds} s) or 1 connection (${results.options.serialSeconds} s) per measurement`,
+      `(${results.options.seconds} s) or 1 connection (${results.options.serialSeconds} s) per measurement ` +
+      'unless the scenario names its own',
     ...results.serviceLogs
       .filter((log) => log.lines > 0)
       .map(
@@ -190,6 +192,7 @@ function tableRow(row: SummaryRow, database: string): string[] {
         ? `default (${row.workers ?? '?'})`
         : `WORKERS=${row.target.label}`,
     measured ? row.requestsPerSecond.toFixed(0) : '-',
+    measured && row.items ? `${row.items.perSecond} ${row.items.name}` : '',
     measured ? row.latencyMs.p50.toFixed(2) : '-',
     measured ? row.latencyMs.p99.toFixed(2) : '-',
     measured ? String(row.errors.total) + (row.bodiesExhausted ? ' (pool ran out)' : '') : 'failed',

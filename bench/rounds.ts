@@ -87,7 +87,8 @@ export async function measureStage(input: {
 
 function poolSize(entry: Measured, seconds: number): number {
   const previous = entry.rounds.at(-1)?.result.requestsPerSecond ?? 0;
-  return Math.ceil(seconds * Math.max(POOL_PER_SECOND, POOL_MARGIN * previous));
+  const perSecond = Math.max(POOL_PER_SECOND, POOL_MARGIN * previous);
+  return Math.ceil(seconds * Math.min(perSecond, entry.scenario.maxBodiesPerSecond ?? Infinity));
 }
 
 async function measureOnce(
@@ -102,7 +103,10 @@ async function measureOnce(
 ): Promise<MeasuredRound> {
   const { scenario, target, stage } = entry;
   const { options } = input;
-  const seconds = scenario.serial ? options.serialSeconds : options.seconds;
+  const seconds = Math.max(
+    scenario.serial ? options.serialSeconds : options.seconds,
+    scenario.minSeconds ?? 0,
+  );
   const load = await scenario.load({
     fixtures: input.fixtures,
     tokens: target.kind === 'service' ? target.tokens : undefined,
@@ -117,7 +121,9 @@ async function measureOnce(
     ...(load.body !== undefined && { body: load.body }),
     ...(load.bodies && { bodies: load.bodies }),
     ...(load.bodyMustInclude !== undefined && { bodyMustInclude: load.bodyMustInclude }),
-    connections: scenario.serial ? 1 : options.connections,
+    connections: scenario.serial
+      ? 1
+      : Math.min(options.connections, scenario.maxConnections ?? Infinity),
     graphql: scenario.graphql,
   };
   // Unrecorded load first (JIT, caches, connection pools), not for single-use bodies; a short

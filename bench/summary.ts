@@ -14,6 +14,8 @@ export interface SummaryRow {
   /** Medians over the rounds. */
   requestsPerSecond: number;
   latencyMs: { p50: number; p99: number };
+  /** What each request carries many of (postings), and their rate: req/s times perRequest. */
+  items: { name: string; perRequest: number; perSecond: number } | null;
   /** graphql: answers with GraphQL errors; body: answers without the text the scenario expects. */
   errors: { non2xx: number; socket: number; graphql: number; body: number; total: number };
   peakRssMiB: number | null;
@@ -70,6 +72,8 @@ function baseRow(entry: Measured, events: number): SummaryRow {
   const cpu = entry.rounds.flatMap((round) =>
     round.cpuMicrosPerResponse === undefined ? [] : [round.cpuMicrosPerResponse],
   );
+  const requestsPerSecond = round1(median(results.map((result) => result.requestsPerSecond)));
+  const { items } = entry.scenario;
   return {
     scenario: entry.scenario.name,
     stage: entry.stage,
@@ -80,11 +84,12 @@ function baseRow(entry: Measured, events: number): SummaryRow {
         ? Math.max(0, ...entry.rounds.map((round) => round.workers ?? 0)) || null
         : null,
     rounds: results.length,
-    requestsPerSecond: round1(median(results.map((result) => result.requestsPerSecond))),
+    requestsPerSecond,
     latencyMs: {
       p50: round3(median(results.map((result) => result.latency.p50))),
       p99: round3(median(results.map((result) => result.latency.p99))),
     },
+    items: items ? { ...items, perSecond: Math.round(requestsPerSecond * items.perRequest) } : null,
     errors: {
       ...errors,
       total: errors.non2xx + errors.socket + errors.graphql + errors.body,

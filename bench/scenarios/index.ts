@@ -1,6 +1,7 @@
 import { ceilingScenarios } from './ceilings.js';
 import { findScenario, findShapes } from './find.js';
 import { graphqlScenarios } from './graphql.js';
+import { jobSyncScenarios } from './job-sync.js';
 import { tokenScenarios } from './tokens.js';
 import type { Scenario } from './types.js';
 
@@ -14,6 +15,7 @@ export function allScenarios(deepPage: number): Scenario[] {
   return [
     ...tokenScenarios,
     ...graphqlScenarios,
+    ...jobSyncScenarios,
     ...ceilingScenarios,
     ...shapes.map((shape) => findScenario(shape, true)),
     findScenario(shapes[0]!, false),

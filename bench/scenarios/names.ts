@@ -9,6 +9,8 @@ export const SCENARIO_NAMES = {
   userinfo: 'userinfo (user access token)',
   create: 'P8 createVirtualInterviewEvent (5 interviewers)',
   sameWritesPeer: 'peer: node:http same writes of createVirtualInterviewEvent',
+  sourcedPostings: 'Job Sync createSourcedJobPostings (100 new postings; 4 connections, >= 6 s)',
+  samePostingWritesPeer: 'peer: node:http same writes of createSourcedJobPostings',
   eventsById: 'P2 virtualInterviewEvents by id (interviewers, interviewee)',
   typename: 'GraphQL { __typename } (bearer + gateway)',
   graphqlPeer: 'peer: graphql-http { __typename } (document cache)',

@@ -24,13 +24,20 @@ export function clientCredentialsForm(scope: string): string {
 /** A GraphQL request, with a bearer token unless it is for a peer that needs none. */
 export function graphqlLoad(token: string | undefined, query: string, variables?: object): Load {
   return {
+    ...graphqlPost(token),
+    body: JSON.stringify({ query, ...(variables && { variables }) }),
+  };
+}
+
+/** A GraphQL POST without its body, with a bearer token unless it is for a peer. */
+export function graphqlPost(token: string | undefined): Omit<Load, 'body'> {
+  return {
     path: '/graphql',
     method: 'POST',
     headers: {
       ...(token !== undefined && { authorization: `Bearer ${token}` }),
       'content-type': JSON_TYPE,
     },
-    body: JSON.stringify({ query, ...(variables && { variables }) }),
   };
 }
 

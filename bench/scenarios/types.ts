@@ -1,7 +1,13 @@
 import type { BenchAccounts } from '../accounts.js';
 
 export type Stage = 'small' | 'large';
-export type PeerName = 'oidc-provider' | 'graphql-http' | 'express' | 'node-http' | 'same-writes';
+export type PeerName =
+  | 'oidc-provider'
+  | 'graphql-http'
+  | 'express'
+  | 'node-http'
+  | 'same-writes'
+  | 'same-posting-writes';
 
 /** One HTTP request shape; `bodies` (one per request, used once each) replaces `body`. */
 export interface Load {
@@ -71,6 +77,17 @@ export interface Scenario {
   serial: boolean;
   graphql: boolean;
   comparison?: Comparison;
+  /** What each request carries many of (100 postings): the report shows them per second too. */
+  items?: { name: string; perRequest: number };
+  /**
+   * The most single-use bodies minted per second of a measurement, for bodies too large to mint
+   * the default pool of (a target faster than this runs out, which the table shows).
+   */
+  maxBodiesPerSecond?: number;
+  /** The shortest measurement of it, whatever --seconds says: for requests that take a second. */
+  minSeconds?: number;
+  /** The most connections of its full load, whatever --connections says. */
+  maxConnections?: number;
   /** The request to send; called before every measurement (refresh tokens are single-use). */
   load(input: {
     fixtures: ScenarioFixtures;

@@ -93,7 +93,7 @@ describe('benchmark harness (--quick, tiny)', function () {
     }
   });
 
-  it('compares P1, P2, P6, P7 and P8 with the peers of the same run, against their targets', () => {
+  it('compares P1, P2, P6, P7, P8 and Job Sync writes with the peers of the same run, against their targets', () => {
     const rows = readResults().rows as any[];
     const targets: Array<[string, string, number]> = [
       [SCENARIO_NAMES.clientCredentials, 'oidc-provider', 1.2],
@@ -101,6 +101,7 @@ describe('benchmark harness (--quick, tiny)', function () {
       [SCENARIO_NAMES.refresh, 'oidc-provider', 1],
       [SCENARIO_NAMES.introspection, 'oidc-provider', 1],
       [SCENARIO_NAMES.create, 'same-writes', 0.5],
+      [SCENARIO_NAMES.sourcedPostings, 'same-posting-writes', 0.4],
     ];
     for (const [scenario, peer, value] of targets) {
       const compared = rows.filter((row) => row.scenario === scenario);
