@@ -1,7 +1,7 @@
 import type { CalendarMailSettings } from '../config.js';
 import { afterCommit, type Executor } from '../db/transactions.js';
 import type { WebhookNotice } from '../webhooks/notice.js';
-import type { WebhookOutbox } from '../webhooks/outbox.js';
+import { recordAll, type WebhookOutbox } from '../webhooks/outbox.js';
 import { CalendarMailStore } from './calendar-mail-store.js';
 import { planCalendarMails } from './mail-plan.js';
 
@@ -77,6 +77,10 @@ export function alsoTelling(outbox: WebhookOutbox, calendar: WebhookOutbox): Web
     async record(notice, tx) {
       await outbox.record(notice, tx);
       await calendar.record(notice, tx);
+    },
+    async recordAll(notices, tx) {
+      await recordAll(outbox, notices, tx);
+      await recordAll(calendar, notices, tx);
     },
   };
 }

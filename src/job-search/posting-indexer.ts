@@ -28,6 +28,17 @@ export class PostingIndexer implements PostingObserver {
     else await store.put([searchRowOf(posting, this.places)]);
   }
 
+  /** Many changes of one Job Sync write: the expired ones taken out, the others put at once. */
+  async postingsChanged(tx: Executor, postings: readonly PostingSnapshot[]): Promise<void> {
+    await this.places.ready();
+    const store = new SearchStore(tx);
+    for (const posting of postings) {
+      if (posting.expiredAt !== null) await store.remove(posting.sourcedPostingId);
+    }
+    const live = postings.filter((posting) => posting.expiredAt === null);
+    if (live.length) await store.put(live.map((posting) => searchRowOf(posting, this.places)));
+  }
+
   /** Indexes many postings in one transaction (the seed's batches); expired ones are left out. */
   async indexMany(postings: readonly PostingSnapshot[]): Promise<void> {
     await this.places.ready();

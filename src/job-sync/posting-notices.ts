@@ -1,11 +1,19 @@
 import type { Transaction } from '../db/transactions.js';
 import type { JobPostingEventType } from '../webhooks/event-types.js';
-import type { WebhookOutbox } from '../webhooks/outbox.js';
+import { recordAll, type WebhookOutbox } from '../webhooks/outbox.js';
 import type { PostingObserver, PostingSnapshot } from './posting-snapshot.js';
 import type { StoredPosting } from './posting.js';
 
 /** What happened to a posting in one write. */
 export type PostingChange = 'created' | 'updated' | 'expired' | 'reactivated';
+
+/** A posting as one write left it, and what happened to it. */
+export interface PostingChangeNotice {
+  posting: StoredPosting;
+  change: PostingChange;
+  /** A reactivation after 30 days: the sourcedPostingId the posting had before. */
+  previousSourcedPostingId?: string;
+}
 
 const TYPES: Record<PostingChange, JobPostingEventType> = {
   created: 'job.posting.created.v1',
@@ -47,10 +55,24 @@ export class PostingNotices {
     now: number,
     previousSourcedPostingId?: string,
   ): Promise<void> {
-    const snapshot = snapshotOf(posting);
-    for (const observer of this.observers) await observer.postingChanged(tx, snapshot);
-    await this.outbox.record(
-      {
+    await this.changedMany(tx, [{ posting, change, previousSourcedPostingId }], now);
+  }
+
+  /** Many changes of one write together: each observer and the outbox hear them at once. */
+  async changedMany(
+    tx: Transaction,
+    changes: readonly PostingChangeNotice[],
+    now: number,
+  ): Promise<void> {
+    if (!changes.length) return;
+    const snapshots = changes.map(({ posting }) => snapshotOf(posting));
+    for (const observer of this.observers) {
+      if (observer.postingsChanged) await observer.postingsChanged(tx, snapshots);
+      else for (const snapshot of snapshots) await observer.postingChanged(tx, snapshot);
+    }
+    await recordAll(
+      this.outbox,
+      changes.map(({ posting, change, previousSourcedPostingId }) => ({
         appId: posting.appId,
         employerId: posting.employerId,
         type: TYPES[change],
@@ -63,7 +85,7 @@ export class PostingNotices {
           lifecycleEvent: LIFECYCLE_EVENTS[change],
           ...(previousSourcedPostingId && { previousSourcedPostingId }),
         },
-      },
+      })),
       tx,
     );
   }

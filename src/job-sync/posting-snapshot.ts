@@ -56,4 +56,6 @@ export interface PostingObserver {
    */
   prepare?(): Promise<void>;
   postingChanged(tx: Executor, posting: PostingSnapshot): Promise<void>;
+  /** Many changes of one write at once, when the observer can take them together. */
+  postingsChanged?(tx: Executor, postings: readonly PostingSnapshot[]): Promise<void>;
 }

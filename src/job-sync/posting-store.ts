@@ -30,6 +30,11 @@ export interface PostingKey {
 
 const TABLE = 'job_postings';
 
+/** A key of one app and employer as one string (its sourceName and jobPostingId), for maps. */
+export function keyString(key: Pick<PostingKey, 'sourceName' | 'jobPostingId'>): string {
+  return `${key.sourceName}\u0000${key.jobPostingId}`;
+}
+
 export function postingOf(row: PostingRow): StoredPosting {
   return {
     id: row.id,
@@ -83,6 +88,53 @@ export class PostingStore extends Store {
   }
 
   /**
+   * The stored postings under these keys (one app and employer), locked until the transaction
+   * ends, by keyString. Rows are locked in key order, as the one-key path takes them.
+   */
+  async lockByKeys(keys: readonly PostingKey[]): Promise<Map<string, StoredPosting>> {
+    const found = new Map<string, StoredPosting>();
+    if (!keys.length) return found;
+    const rows: PostingRow[] = await this.forUpdate(
+      this.db<PostingRow>(TABLE)
+        .where({ app_id: keys[0]!.appId, employer_id: keys[0]!.employerId })
+        .whereIn(
+          ['source_name', 'job_posting_id'],
+          keys.map((key) => [key.sourceName, key.jobPostingId]),
+        )
+        .orderByRaw(
+          ['source_name', 'job_posting_id'].map((c) => this.dialect.codePointOrder(c)).join(', '),
+        ),
+    );
+    for (const row of rows) {
+      found.set(
+        keyString({ sourceName: row.source_name, jobPostingId: row.job_posting_id }),
+        postingOf(row),
+      );
+    }
+    return found;
+  }
+
+  /**
+   * Inserts the postings whose key no posting holds (a concurrent request may have taken one
+   * meanwhile; PostgreSQL waits for its commit); how many of them were inserted.
+   */
+  async insertUnlessKeysTaken(postings: readonly StoredPosting[]): Promise<number> {
+    if (!postings.length) return 0;
+    await this.db(TABLE)
+      .insert(postings.map(rowOf))
+      .onConflict(['app_id', 'employer_id', 'source_name', 'job_posting_id'])
+      .ignore();
+    const inserted = await this.db(TABLE)
+      .whereIn(
+        'id',
+        postings.map((posting) => posting.id),
+      )
+      .count({ count: '*' })
+      .first();
+    return Number(inserted?.count ?? 0);
+  }
+
+  /**
    * Inserts `posting` unless a posting with its key exists (committed by a concurrent request
    * meanwhile, which this waits for on PostgreSQL); true when it was inserted.
    */
@@ -107,6 +159,22 @@ export class PostingStore extends Store {
 
   async expire(id: string, at: number): Promise<void> {
     await this.db(TABLE).where({ id }).update({ expired_at: at, updated_at: at });
+  }
+
+  /**
+   * The sourceType already used with each of these sourceNames by this app and employer: one
+   * indexed look per distinct name (a batch has one or a few), never a scan of its postings.
+   */
+  async sourceTypesOf(
+    owner: Omit<PostingKey, 'sourceName' | 'jobPostingId'>,
+    sourceNames: readonly string[],
+  ): Promise<Map<string, string>> {
+    const found = new Map<string, string>();
+    for (const sourceName of new Set(sourceNames)) {
+      const sourceType = await this.sourceTypeOf({ ...owner, sourceName });
+      if (sourceType !== undefined) found.set(sourceName, sourceType);
+    }
+    return found;
   }
 
   /** The sourceType already used with `sourceName` by this app and employer, if any. */

@@ -10,9 +10,9 @@ import {
   type PostingContent,
   type StoredPosting,
 } from './posting.js';
-import type { PostingNotices } from './posting-notices.js';
+import type { PostingChangeNotice, PostingNotices } from './posting-notices.js';
 import type { ExpiryOutcome, PostingOutcome } from './outcomes.js';
-import type { PostingKey, PostingStore } from './posting-store.js';
+import { keyString, type PostingKey, type PostingStore } from './posting-store.js';
 import { checkPosting } from './rules/posting-rules.js';
 
 export const MAX_POSTINGS_PER_REQUEST = 100;
@@ -81,13 +81,7 @@ export class PostingWriter {
       )
       .sort((a, b) => compareKeys(a.content, b.content));
     await this.notices.prepare();
-    const written = await this.store.inTransaction(async (store, tx) => {
-      const outcomes = new Map<number, PostingOutcome>();
-      for (const { index, content } of writable) {
-        outcomes.set(index, await this.writeOne(store, tx, owner, index, content, now));
-      }
-      return outcomes;
-    });
+    const written = await this.writeAll(owner, writable, now);
     return checked.map(
       ({ index, problem }) => written.get(index) ?? { index, posting: null, problem },
     );
@@ -138,6 +132,83 @@ export class PostingWriter {
     });
   }
 
+  /**
+   * The batch in a few statements: the sourceTypes and the stored postings of all its keys
+   * read at once, new postings inserted in one statement, the notices told together. A key
+   * inserted meanwhile by a concurrent request (the insert finds it taken) rolls that back and
+   * writes the batch again one key at a time, each waiting for the other's commit in key order.
+   */
+  private async writeAll(
+    owner: PostingOwner,
+    writable: ReadonlyArray<{ index: number; content: PostingContent }>,
+    now: number,
+  ): Promise<Map<number, PostingOutcome>> {
+    if (!writable.length) return new Map();
+    try {
+      return await this.store.inTransaction((store, tx) =>
+        this.writeBatch(store, tx, owner, writable, now),
+      );
+    } catch (error) {
+      if (!(error instanceof KeyTakenMeanwhile)) throw error;
+    }
+    return this.store.inTransaction(async (store, tx) => {
+      const outcomes = new Map<number, PostingOutcome>();
+      for (const { index, content } of writable) {
+        outcomes.set(index, await this.writeOne(store, tx, owner, index, content, now));
+      }
+      return outcomes;
+    });
+  }
+
+  private async writeBatch(
+    store: PostingStore,
+    tx: Transaction,
+    owner: PostingOwner,
+    writable: ReadonlyArray<{ index: number; content: PostingContent }>,
+    now: number,
+  ): Promise<Map<number, PostingOutcome>> {
+    const keyOf = (content: PostingContent): PostingKey => ({
+      ...owner,
+      sourceName: content.jobSource.sourceName,
+      jobPostingId: content.jobPostingId,
+    });
+    const sourceTypes = await store.sourceTypesOf(
+      owner,
+      writable.map(({ content }) => content.jobSource.sourceName),
+    );
+    const stored = await store.lockByKeys(writable.map(({ content }) => keyOf(content)));
+    const outcomes = new Map<number, PostingOutcome>();
+    const created: StoredPosting[] = [];
+    const changes: PostingChangeNotice[] = [];
+    for (const { index, content } of writable) {
+      const problem = await this.refusalGiven(sourceTypes, tx, keyOf(content), content);
+      if (problem) {
+        outcomes.set(index, { index, posting: null, problem });
+        continue;
+      }
+      sourceTypes.set(content.jobSource.sourceName, content.jobSource.sourceType);
+      const current = stored.get(keyString(keyOf(content)));
+      if (!current) {
+        const posting = this.newPosting(owner, content, now);
+        created.push(posting);
+        changes.push({ posting, change: 'created' });
+        outcomes.set(index, { index, posting, problem: null });
+        continue;
+      }
+      const next = this.nextState(current, content, now);
+      if (next) {
+        await store.replace(next.posting);
+        changes.push(next);
+      }
+      outcomes.set(index, { index, posting: next?.posting ?? current, problem: null });
+    }
+    if (created.length && (await store.insertUnlessKeysTaken(created)) < created.length) {
+      throw new KeyTakenMeanwhile();
+    }
+    await this.notices.changedMany(tx, changes, now);
+    return outcomes;
+  }
+
   private async writeOne(
     store: PostingStore,
     tx: Transaction,
@@ -174,6 +245,18 @@ export class PostingWriter {
     content: PostingContent,
   ): Promise<DomainError | null> {
     const sourceType = await store.sourceTypeOf(key);
+    const known = new Map(sourceType === undefined ? [] : [[key.sourceName, sourceType]]);
+    return this.refusalGiven(known, tx, key, content);
+  }
+
+  /** As `refusal`, the sourceType of each sourceName already known. */
+  private async refusalGiven(
+    sourceTypes: ReadonlyMap<string, string>,
+    tx: Transaction,
+    key: PostingKey,
+    content: PostingContent,
+  ): Promise<DomainError | null> {
+    const sourceType = sourceTypes.get(key.sourceName);
     if (sourceType !== undefined && sourceType !== content.jobSource.sourceType) {
       return new InputProblem(
         `sourceName ${JSON.stringify(key.sourceName)} is already used with sourceType ` +
@@ -218,43 +301,45 @@ export class PostingWriter {
     content: PostingContent,
     now: number,
   ): Promise<StoredPosting> {
-    if (current.expiredAt !== null) return this.reactivate(store, tx, current, content, now);
+    const next = this.nextState(current, content, now);
+    if (!next) return current;
+    await store.replace(next.posting);
+    await this.notices.changed(tx, next.posting, next.change, now, next.previousSourcedPostingId);
+    return next.posting;
+  }
+
+  /**
+   * What `content` makes of a stored posting: an update, a reactivation (within 30 days of its
+   * expiry a posting keeps its id; after that it gets a new one), or nothing when it is the same.
+   */
+  private nextState(
+    current: StoredPosting,
+    content: PostingContent,
+    now: number,
+  ): PostingChangeNotice | null {
+    if (current.expiredAt !== null) {
+      const keepsId = now - current.expiredAt <= REACTIVATION_WINDOW_MS;
+      const sourcedPostingId = keepsId ? current.sourcedPostingId : randomUUID();
+      const posting: StoredPosting = {
+        ...current,
+        sourcedPostingId,
+        employerJobId: employerJobIdOf(sourcedPostingId),
+        content,
+        datePublished: content.datePublished ?? now,
+        activeFrom: now + this.settings.indexingDelayMs,
+        expiredAt: null,
+        createdAt: keepsId ? current.createdAt : now,
+        updatedAt: now,
+      };
+      const previousSourcedPostingId = keepsId ? undefined : current.sourcedPostingId;
+      return { posting, change: 'reactivated', previousSourcedPostingId };
+    }
     const datePublished = content.datePublished ?? current.datePublished;
     const unchanged =
       JSON.stringify(current.content) === JSON.stringify(content) &&
       datePublished === current.datePublished;
-    if (unchanged) return current;
-    const updated = { ...current, content, datePublished, updatedAt: now };
-    await store.replace(updated);
-    await this.notices.changed(tx, updated, 'updated', now);
-    return updated;
-  }
-
-  /** Within 30 days of its expiry a posting keeps its id; after that it gets a new one. */
-  private async reactivate(
-    store: PostingStore,
-    tx: Transaction,
-    current: StoredPosting,
-    content: PostingContent,
-    now: number,
-  ): Promise<StoredPosting> {
-    const keepsId = now - current.expiredAt! <= REACTIVATION_WINDOW_MS;
-    const sourcedPostingId = keepsId ? current.sourcedPostingId : randomUUID();
-    const reactivated: StoredPosting = {
-      ...current,
-      sourcedPostingId,
-      employerJobId: employerJobIdOf(sourcedPostingId),
-      content,
-      datePublished: content.datePublished ?? now,
-      activeFrom: now + this.settings.indexingDelayMs,
-      expiredAt: null,
-      createdAt: keepsId ? current.createdAt : now,
-      updatedAt: now,
-    };
-    await store.replace(reactivated);
-    const previous = keepsId ? undefined : current.sourcedPostingId;
-    await this.notices.changed(tx, reactivated, 'reactivated', now, previous);
-    return reactivated;
+    if (unchanged) return null;
+    return { posting: { ...current, content, datePublished, updatedAt: now }, change: 'updated' };
   }
 }
 
@@ -286,6 +371,9 @@ function checkBatch(inputs: readonly CreateSourcedJobPostingInput[]): void {
     seen.set(key, index);
   }
 }
+
+/** Thrown to roll a batch back when a concurrent request took one of its new keys. */
+class KeyTakenMeanwhile extends Error {}
 
 function compareKeys(a: PostingContent, b: PostingContent): number {
   const left = `${a.jobSource.sourceName}\u0000${a.jobPostingId}`;

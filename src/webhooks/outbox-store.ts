@@ -20,6 +20,15 @@ export interface OutboxEntry {
  * change, so that a change nobody listens to costs one statement and writes nothing.
  */
 export class OutboxStore extends Store {
+  /** Whether any of these apps has an enabled endpoint. */
+  async anyEnabledEndpoint(appIds: readonly string[]): Promise<boolean> {
+    const row = await this.db('webhook_endpoints')
+      .whereIn('app_id', [...appIds])
+      .andWhere('enabled', true)
+      .first('id');
+    return row !== undefined;
+  }
+
   async enqueue(entry: OutboxEntry): Promise<void> {
     await this.insertFor(entry, {
       sql: `e.app_id = ? AND e.enabled = ?

@@ -10,6 +10,18 @@ import { OutboxStore } from './outbox-store.js';
  */
 export interface WebhookOutbox {
   record(notice: WebhookNotice, tx: Executor): Promise<void>;
+  /** Many notices of one transaction, when the outbox can take them together. */
+  recordAll?(notices: readonly WebhookNotice[], tx: Executor): Promise<void>;
+}
+
+/** Records each of `notices`, together where `outbox` can. */
+export async function recordAll(
+  outbox: WebhookOutbox,
+  notices: readonly WebhookNotice[],
+  tx: Executor,
+): Promise<void> {
+  if (outbox.recordAll) return outbox.recordAll(notices, tx);
+  for (const notice of notices) await outbox.record(notice, tx);
 }
 
 function entryOf(notice: WebhookNotice) {
@@ -30,6 +42,16 @@ export class StoredWebhookOutbox implements WebhookOutbox {
 
   async record(notice: WebhookNotice, tx: Executor): Promise<void> {
     await new OutboxStore(tx).enqueue(entryOf(notice));
+    afterCommit(tx, this.committed);
+  }
+
+  /** A batch of one app's changes costs one statement when the app has no enabled endpoint. */
+  async recordAll(notices: readonly WebhookNotice[], tx: Executor): Promise<void> {
+    if (notices.length === 0) return;
+    const store = new OutboxStore(tx);
+    const appIds = [...new Set(notices.map((notice) => notice.appId))];
+    if (notices.length > 1 && !(await store.anyEnabledEndpoint(appIds))) return;
+    for (const notice of notices) await store.enqueue(entryOf(notice));
     afterCommit(tx, this.committed);
   }
 

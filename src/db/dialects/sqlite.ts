@@ -122,6 +122,7 @@ export const sqlite: Dialect = {
   forUpdate: (query) => query,
   forShare: (query) => query,
   skipLocked: (query) => query,
+  codePointOrder: (column) => column,
   serializeOn: () => Promise.resolve(),
 
   // better-sqlite3 reports SQLite's extended result codes.
