@@ -106,14 +106,19 @@ export class PostingWriter {
     const wanted = ids.map((id) => sourcedPostingIdOf(id));
     await this.notices.prepare();
     return this.store.inTransaction(async (store, tx) => {
-      const found = new Map(
-        (
-          await store.lockOwned(
-            owner,
-            wanted.filter((id): id is string => id !== null),
-          )
-        ).map((posting) => [posting.sourcedPostingId, posting]),
+      // Locked one by one in key order, as createOrUpdate locks them: locked in another order,
+      // an expiry and a batch of the same postings deadlock on PostgreSQL.
+      const owned = await store.owned(
+        owner,
+        wanted.filter((id): id is string => id !== null),
       );
+      owned.sort((a, b) => compareKeys(a.content, b.content));
+      const found = new Map<string, StoredPosting>();
+      for (const posting of owned) {
+        const locked = await store.lockByKey(keyOf(owner, posting.content));
+        // A reactivation after the window gave it another id since: the old one names nothing.
+        if (locked) found.set(locked.sourcedPostingId, locked);
+      }
       const outcomes: ExpiryOutcome[] = [];
       for (const [index, requestedId] of ids.entries()) {
         const posting = found.get(wanted[index] ?? '');
@@ -146,11 +151,7 @@ export class PostingWriter {
     content: PostingContent,
     now: number,
   ): Promise<PostingOutcome> {
-    const key: PostingKey = {
-      ...owner,
-      sourceName: content.jobSource.sourceName,
-      jobPostingId: content.jobPostingId,
-    };
+    const key = keyOf(owner, content);
     const problem = await this.refusal(store, tx, key, content);
     if (problem) return { index, posting: null, problem };
     const existing = await store.lockByKey(key);
@@ -285,6 +286,10 @@ function checkBatch(inputs: readonly CreateSourcedJobPostingInput[]): void {
     }
     seen.set(key, index);
   }
+}
+
+function keyOf(owner: PostingOwner, content: PostingContent): PostingKey {
+  return { ...owner, sourceName: content.jobSource.sourceName, jobPostingId: content.jobPostingId };
 }
 
 function compareKeys(a: PostingContent, b: PostingContent): number {
