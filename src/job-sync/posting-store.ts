@@ -186,18 +186,15 @@ export class PostingStore extends Store {
     return row?.source_type;
   }
 
-  /** Postings of the app and employer by sourcedPostingId, locked until the transaction ends. */
-  async lockOwned(
+  /** Postings of the app and employer by sourcedPostingId, unlocked. */
+  async owned(
     owner: { appId: string; employerId: string },
     sourcedPostingIds: readonly string[],
   ): Promise<StoredPosting[]> {
     if (!sourcedPostingIds.length) return [];
-    const rows = await this.forUpdate(
-      this.db<PostingRow>(TABLE)
-        .where({ app_id: owner.appId, employer_id: owner.employerId })
-        .whereIn('sourced_posting_id', [...sourcedPostingIds])
-        .orderBy('id'),
-    );
+    const rows = await this.db<PostingRow>(TABLE)
+      .where({ app_id: owner.appId, employer_id: owner.employerId })
+      .whereIn('sourced_posting_id', [...sourcedPostingIds]);
     return rows.map(postingOf);
   }
 

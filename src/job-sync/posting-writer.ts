@@ -100,14 +100,16 @@ export class PostingWriter {
     const wanted = ids.map((id) => sourcedPostingIdOf(id));
     await this.notices.prepare();
     return this.store.inTransaction(async (store, tx) => {
-      const found = new Map(
-        (
-          await store.lockOwned(
-            owner,
-            wanted.filter((id): id is string => id !== null),
-          )
-        ).map((posting) => [posting.sourcedPostingId, posting]),
+      // Locked in key order, as createOrUpdate locks them: locked in another order, an expiry
+      // and a batch of the same postings deadlock on PostgreSQL.
+      const owned = await store.owned(
+        owner,
+        wanted.filter((id): id is string => id !== null),
       );
+      const locked = await store.lockByKeys(owned.map((posting) => keyOf(owner, posting.content)));
+      const found = new Map<string, StoredPosting>();
+      // A reactivation after the window gave a posting another id since: the old one names nothing.
+      for (const posting of locked.values()) found.set(posting.sourcedPostingId, posting);
       const outcomes: ExpiryOutcome[] = [];
       for (const [index, requestedId] of ids.entries()) {
         const posting = found.get(wanted[index] ?? '');
@@ -167,27 +169,23 @@ export class PostingWriter {
     writable: ReadonlyArray<{ index: number; content: PostingContent }>,
     now: number,
   ): Promise<Map<number, PostingOutcome>> {
-    const keyOf = (content: PostingContent): PostingKey => ({
-      ...owner,
-      sourceName: content.jobSource.sourceName,
-      jobPostingId: content.jobPostingId,
-    });
     const sourceTypes = await store.sourceTypesOf(
       owner,
       writable.map(({ content }) => content.jobSource.sourceName),
     );
-    const stored = await store.lockByKeys(writable.map(({ content }) => keyOf(content)));
+    const stored = await store.lockByKeys(writable.map(({ content }) => keyOf(owner, content)));
     const outcomes = new Map<number, PostingOutcome>();
     const created: StoredPosting[] = [];
     const changes: PostingChangeNotice[] = [];
     for (const { index, content } of writable) {
-      const problem = await this.refusalGiven(sourceTypes, tx, keyOf(content), content);
+      const key = keyOf(owner, content);
+      const problem = await this.refusalGiven(sourceTypes, tx, key, content);
       if (problem) {
         outcomes.set(index, { index, posting: null, problem });
         continue;
       }
       sourceTypes.set(content.jobSource.sourceName, content.jobSource.sourceType);
-      const current = stored.get(keyString(keyOf(content)));
+      const current = stored.get(keyString(key));
       if (!current) {
         const posting = this.newPosting(owner, content, now);
         created.push(posting);
@@ -217,11 +215,7 @@ export class PostingWriter {
     content: PostingContent,
     now: number,
   ): Promise<PostingOutcome> {
-    const key: PostingKey = {
-      ...owner,
-      sourceName: content.jobSource.sourceName,
-      jobPostingId: content.jobPostingId,
-    };
+    const key = keyOf(owner, content);
     const problem = await this.refusal(store, tx, key, content);
     if (problem) return { index, posting: null, problem };
     const existing = await store.lockByKey(key);
@@ -374,6 +368,10 @@ function checkBatch(inputs: readonly CreateSourcedJobPostingInput[]): void {
 
 /** Thrown to roll a batch back when a concurrent request took one of its new keys. */
 class KeyTakenMeanwhile extends Error {}
+
+function keyOf(owner: PostingOwner, content: PostingContent): PostingKey {
+  return { ...owner, sourceName: content.jobSource.sourceName, jobPostingId: content.jobPostingId };
+}
 
 function compareKeys(a: PostingContent, b: PostingContent): number {
   const left = `${a.jobSource.sourceName}\u0000${a.jobPostingId}`;

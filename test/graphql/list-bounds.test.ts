@@ -293,7 +293,8 @@ const failingDispositions = Array.from({ length: MAX_DISPOSITIONS_PER_REQUEST },
 const jobSyncContext = (() => {
   const store = {
     inTransaction: (work: (store: unknown, tx: unknown) => unknown) => work(store, {}),
-    lockOwned: async () => [],
+    owned: async () => [],
+    lockByKeys: async () => new Map(),
   } as unknown as PostingStore;
   const writer = new PostingWriter(
     store,

@@ -10,10 +10,10 @@ import { checkLedger } from '../support/ledger-check.js';
 import { createOAuthTenant, type OAuthTenant } from '../support/oauth-fixtures.js';
 import { TEST_KEY_ENCRYPTION_SECRET } from '../support/service.js';
 import {
-  CLUSTER_WORKERS,
   RAISED_RATE_LIMITS,
   fixedAddress,
   startServiceProcess,
+  workersReplaced,
   type ServiceProcess,
 } from '../support/service-process.js';
 import { TokenRequests, refreshTokensOfSignIns } from '../support/token-requests.js';
@@ -80,7 +80,7 @@ describeEachDialect('reliability: SIGKILL of a worker and of the primary (cluste
             `${counts.acknowledged} acknowledged, ${counts.unanswered} unanswered`,
         );
         if (wholeCluster) service = await startServiceProcess(database(), env, 'cluster');
-        else await replaced(service);
+        else await workersReplaced(service);
 
         const report = await checkLedger(ledger, { url: service.url, db: database().db, tenant });
         const recorded = await recordings.check(service.url, database());
@@ -197,15 +197,6 @@ async function loadUntilKilled(
   }
   await Promise.all(clients);
   return load.counts;
-}
-
-/** Waits until the primary has replaced a killed worker. */
-async function replaced(service: ServiceProcess): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (service.workerPids().length < CLUSTER_WORKERS && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  assert.equal(service.workerPids().length, CLUSTER_WORKERS, 'the primary replaced the worker');
 }
 
 interface OpenRecording {

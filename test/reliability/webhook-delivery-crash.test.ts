@@ -10,10 +10,10 @@ import { mutatedEvent, type InterviewRequests } from '../support/interview-reque
 import { createOAuthTenant } from '../support/oauth-fixtures.js';
 import { TEST_KEY_ENCRYPTION_SECRET } from '../support/service.js';
 import {
-  CLUSTER_WORKERS,
   RAISED_RATE_LIMITS,
   fixedAddress,
   startServiceProcess,
+  workersReplaced,
   type ServiceProcess,
 } from '../support/service-process.js';
 import { employerApi } from '../support/token-requests.js';
@@ -95,7 +95,7 @@ describeEachDialect(
               `${ledger.acknowledged} acknowledged, ${ledger.unanswered} unanswered so far`,
           );
           if (wholeCluster) service = await startServiceProcess(database(), env, 'cluster');
-          else await replaced(service);
+          else await workersReplaced(service);
         }
 
         const outbox = await drained(() => db<WebhookDeliveryRow>('webhook_deliveries'), service);
@@ -244,13 +244,6 @@ async function drained(
       throw new Error(`${pending.length} deliveries still pending\n${service.output()}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
-
-async function replaced(service: ServiceProcess): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (service.workerPids().length < CLUSTER_WORKERS && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 

@@ -43,6 +43,16 @@ const HALF_WRITTEN: Record<string, string> = {
   'refresh token without its family': `
     select t.token_hash from refresh_tokens t
     where not exists (select 1 from refresh_token_families f where f.id = t.family_id)`,
+  'live job posting without its search entry, or with another title there': `
+    select p.id from job_postings p
+    where p.expired_at is null
+      and not exists (
+        select 1 from job_search_postings s
+        where s.sourced_posting_id = p.sourced_posting_id and s.title = p.title)`,
+  'expired job posting still in the search index': `
+    select p.id from job_postings p join job_search_postings s
+      on s.sourced_posting_id = p.sourced_posting_id
+    where p.expired_at is not null`,
   'refresh family without a refresh token': `
     select f.id from refresh_token_families f
     where not exists (select 1 from refresh_tokens t where t.family_id = f.id)`,

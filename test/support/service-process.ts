@@ -68,8 +68,15 @@ export interface ServiceProcess {
   workerPids(): number[];
   /** Resident memory of each worker now, in bytes (from /proc). */
   workerRss(): number[];
+  /** CPU time each worker has used so far, in seconds (from /proc): who served a load. */
+  workerCpuSeconds(): number[];
   /** SIGKILL: no shutdown, no flush, no goodbye (the primary; its workers go with it). */
   kill(): Promise<void>;
+  /**
+   * SIGKILL of every cluster worker and then the primary, so that no worker runs a step after
+   * the kill (on the primary's death alone, a worker exits only once it notices).
+   */
+  killAll(): Promise<void>;
   /** SIGKILL of one cluster worker; the primary replaces it. Resolves with the victim's pid. */
   killWorker(): number;
   /** SIGTERM, then waits for the process to exit; returns its exit code. */
@@ -168,7 +175,7 @@ export async function startServiceProcess(
   }
   const pid = child.pid!;
   const workerPids = () => (deployment === 'cluster' ? childrenOf(pid) : [pid]);
-  return {
+  const service: ServiceProcess = {
     url,
     deployment,
     pid,
@@ -176,6 +183,7 @@ export async function startServiceProcess(
     crashes: () => [...crashes],
     workerPids,
     workerRss: () => workerPids().map(residentBytes),
+    workerCpuSeconds: () => workerPids().map(cpuSeconds),
     killWorker() {
       const victim = workerPids()[0];
       if (deployment !== 'cluster' || victim === undefined) {
@@ -188,12 +196,17 @@ export async function startServiceProcess(
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       await exited;
     },
+    async killAll() {
+      for (const worker of workerPids()) if (worker !== pid) process.kill(worker, 'SIGKILL');
+      await service.kill();
+    },
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       const [code] = await exited;
       return code;
     },
   };
+  return service;
 }
 
 async function waitUntilReady(url: string, child: ChildProcess): Promise<void> {
@@ -230,6 +243,31 @@ function childrenOf(pid: number): number[] {
     return [];
   }
 }
+
+/** Waits until the primary has replaced a killed worker; fails when it does not. */
+export async function workersReplaced(service: ServiceProcess): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (service.workerPids().length < CLUSTER_WORKERS && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  if (service.workerPids().length < CLUSTER_WORKERS) {
+    throw new Error(`the primary did not replace the killed worker\n${service.output()}`);
+  }
+}
+
+/** User and system time of a process (fields 14 and 15 of /proc/<pid>/stat, in clock ticks). */
+function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    // After the command's closing parenthesis, field 3 (state) is the first: 14 and 15 at 11, 12.
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return 0;
+  }
+}
+
+/** USER_HZ: 100 on every Linux architecture Node runs on. */
+const CLOCK_TICKS_PER_SECOND = 100;
 
 function residentBytes(pid: number): number {
   try {

@@ -179,7 +179,8 @@ async function posted(
   return answer.status === 303 && answer.headers.get('location') === page;
 }
 
-function isConnectionFailure(error: unknown): boolean {
+/** No answer came: the connection was refused or reset, or the body was cut off. */
+export function isConnectionFailure(error: unknown): boolean {
   // undici: "fetch failed" when no answer came, "terminated" when the body was cut off.
   return error instanceof TypeError && /fetch failed|terminated/.test(error.message);
 }
