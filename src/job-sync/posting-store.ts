@@ -162,19 +162,30 @@ export class PostingStore extends Store {
   }
 
   /**
-   * The sourceType already used with each of these sourceNames by this app and employer: one
-   * indexed look per distinct name (a batch has one or a few), never a scan of its postings.
+   * The sourceType already used with each of these sourceNames by this app and employer, in one
+   * statement of one indexed probe per distinct name (never a scan of a name's postings).
    */
   async sourceTypesOf(
     owner: Omit<PostingKey, 'sourceName' | 'jobPostingId'>,
     sourceNames: readonly string[],
   ): Promise<Map<string, string>> {
-    const found = new Map<string, string>();
-    for (const sourceName of new Set(sourceNames)) {
-      const sourceType = await this.sourceTypeOf({ ...owner, sourceName });
-      if (sourceType !== undefined) found.set(sourceName, sourceType);
-    }
-    return found;
+    const names = [...new Set(sourceNames)];
+    if (!names.length) return new Map();
+    const rows = (await this.dialect.select(
+      this.db,
+      `WITH wanted(name) AS (VALUES ${names.map(() => '(?)').join(', ')})
+       SELECT wanted.name AS source_name,
+              (SELECT p.source_type FROM ${TABLE} p
+                WHERE p.app_id = ? AND p.employer_id = ? AND p.source_name = wanted.name
+                LIMIT 1) AS source_type
+       FROM wanted`,
+      [...names, owner.appId, owner.employerId],
+    )) as unknown as Array<{ source_name: string; source_type: string | null }>;
+    return new Map(
+      rows
+        .filter((row) => row.source_type !== null)
+        .map((row) => [row.source_name, row.source_type!]),
+    );
   }
 
   /** The sourceType already used with `sourceName` by this app and employer, if any. */

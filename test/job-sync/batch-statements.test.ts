@@ -19,9 +19,11 @@ function summary(sql: readonly string[]): string {
 
 describeEachDialect('Job Sync: a batch in a few statements', (database) => {
   /** As the API hands them to the writer: GraphQL has made each contactType a list. */
-  const batch = (prefix: string, title?: string) =>
+  const batch = (prefix: string, title?: string, sourceOf = (_i: number) => 'Acme ATS') =>
     Array.from({ length: MAX_POSTINGS_PER_REQUEST }, (_, i) => {
-      const input = postingInput(`${prefix}-${i}`, title);
+      const base = postingInput(`${prefix}-${i}`, title);
+      const jobSource = { ...base.metadata.jobSource, sourceName: sourceOf(i) };
+      const input = { ...base, metadata: { ...base.metadata, jobSource } };
       const contacts = input.metadata.contacts.map((contact) => ({
         ...contact,
         contactType: [contact.contactType],
@@ -62,5 +64,15 @@ describeEachDialect('Job Sync: a batch in a few statements', (database) => {
     assert.ok(updated.sql.length <= 112, summary(updated.sql));
     const rows = await db('job_postings').select('title');
     assert.deepEqual(new Set(rows.map((row) => row.title)), new Set(['Staff Engineer']));
+
+    // A source per posting: their sourceTypes are still read in one statement.
+    const sources = await sqlDuring(db, () =>
+      jobs.postings.createOrUpdate(
+        owner,
+        batch('s', undefined, (i) => `Board ${i}`),
+      ),
+    );
+    assert.ok(sources.result.every((outcome) => outcome.posting && !outcome.problem));
+    assert.ok(sources.sql.length <= 12, summary(sources.sql));
   });
 });
