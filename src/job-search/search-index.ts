@@ -6,13 +6,11 @@ export const SEARCH_TABLE = 'job_search_postings';
 
 /**
  * Its text index: title first (the "all words in the title" tier of relevance), then company
- * and description; one grid cell column per level; place-qualified terms where the engine keeps
- * them (migration 0032).
+ * and description; one grid cell column per level.
  */
 export const SEARCH_TEXT_INDEX: TextIndex = {
   table: SEARCH_TABLE,
   key: 'sort_key',
   textColumns: ['title', 'company_name', 'description_text'],
   cellColumns: GRID_LEVELS.map((level) => level.column),
-  placedTerms: true,
 };

@@ -37,11 +37,7 @@ export class SearchStore extends Store {
       ...search,
       columns: SEARCH_COLUMNS,
     });
-    // Planned for its place and words each time: whether a cell is walked in key order or read
-    // through its placed terms depends on how many of its rows hold the words.
-    return (await this.dialect.select(this.db, sql, bindings, {
-      planEachCall: true,
-    })) as unknown as SearchRow[];
+    return (await this.dialect.select(this.db, sql, bindings)) as unknown as SearchRow[];
   }
 
   /** How many postings the index holds; for the seed's report. */

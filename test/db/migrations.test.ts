@@ -97,7 +97,6 @@ describeEachDialect(
         '0029_partner_employers',
         '0030_partner_dispositions',
         '0031_job_search',
-        '0032_job_search_placed_terms',
       ]);
       assert.deepEqual(await existingTables(db), TABLES);
       assert.deepEqual(await pendingMigrations(db), []);
@@ -105,7 +104,6 @@ describeEachDialect(
 
       const reverted = await rollbackAll(db);
       assert.deepEqual(reverted, [
-        '0032_job_search_placed_terms',
         '0031_job_search',
         '0030_partner_dispositions',
         '0029_partner_employers',

@@ -129,21 +129,7 @@ export interface Dialect {
    * rows: how stores run SQL they built once per shape instead of once per call. Outside a
    * transaction it is a plain read, run where the engine runs plain reads.
    */
-  select(
-    db: Knex | Knex.Transaction,
-    sql: string,
-    bindings: readonly unknown[],
-    options?: SelectOptions,
-  ): Promise<Row[]>;
-}
-
-export interface SelectOptions {
-  /**
-   * Plan the statement for its values on every call, never keep a plan made without them: for a
-   * read whose best plan depends on the values (PostgreSQL's generic plan of a prepared
-   * statement would fix one for all), or whose texts are too many to keep prepared.
-   */
-  readonly planEachCall?: boolean;
+  select(db: Knex | Knex.Transaction, sql: string, bindings: readonly unknown[]): Promise<Row[]>;
 }
 
 /** Statements run at once, inside `Dialect.writeInOneCall`: built with knex, never awaited. */

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { driverError, type Row, type SelectOptions } from './dialect.js';
+import { driverError, type Row } from './dialect.js';
 
 /**
  * Plain reads of SQL built once per shape (`Dialect.select`) as named prepared statements:
@@ -9,8 +9,7 @@ import { driverError, type Row, type SelectOptions } from './dialect.js';
  * and after a few runs the server keeps its plan.
  *
  * Names are given to a bounded number of texts per process; others run unnamed. Inside a
- * transaction statements run unnamed, since a failed one there cannot be run again, and so do
- * the reads that ask to be planned for their values (`SelectOptions.planEachCall`).
+ * transaction statements run unnamed, since a failed one there cannot be run again.
  */
 const MOST_NAMED_TEXTS = 64;
 
@@ -33,9 +32,8 @@ export async function selectPrepared(
   db: Knex | Knex.Transaction,
   sql: string,
   bindings: readonly unknown[],
-  options: SelectOptions = {},
 ): Promise<Row[]> {
-  const name = options.planEachCall ? undefined : nameOf(db, sql);
+  const name = nameOf(db, sql);
   const run = (options?: { name: string }) => {
     const raw = db.raw(sql, bindings as Knex.RawBinding[]);
     return (options ? raw.options(options) : raw) as Promise<{ rows: Row[] }>;

@@ -45,16 +45,6 @@ export const sqliteTextIndex: TextIndexSql = {
     ];
   },
 
-  // FTS5 walks the words and the cell tokens together in rowid order already; place-qualified
-  // terms are PostgreSQL's answer to a GIN index that cannot (./postgres-text-search.ts).
-  placeTerms() {
-    return [];
-  },
-
-  unplaceTerms() {
-    return [];
-  },
-
   search(index, search) {
     const key = identifier(index.key);
     const match = matchExpression(index, search);

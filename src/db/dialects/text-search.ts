@@ -14,12 +14,6 @@ export interface TextIndex {
   readonly textColumns: readonly [first: string, ...others: string[]];
   /** Integer columns naming grid cells (src/job-search/geo-cells.ts), one per grid level. */
   readonly cellColumns: readonly string[];
-  /**
-   * Whether the engine also keeps place-qualified terms (each word of a row joined with its cell
-   * at each level), so that a search with a place reads only the rows of its cells that hold its
-   * words: created by `placeTerms` (migration 0032), used by `search` once they exist.
-   */
-  readonly placedTerms: boolean;
 }
 
 /** Which rows of the index a search matches, by where its words are. */
@@ -54,10 +48,6 @@ export interface TextIndexSql {
   create(index: TextIndex): string[];
   /** Statements that drop it (before the table is dropped). */
   drop(index: TextIndex): string[];
-  /** Statements that add the place-qualified terms to an index created without them. */
-  placeTerms(index: TextIndex): string[];
-  /** Statements that take them away again. */
-  unplaceTerms(index: TextIndex): string[];
   /**
    * A select of the table's rows (every column) that match, in descending key order, at most
    * `limit` of them.

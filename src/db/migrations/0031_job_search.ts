@@ -10,7 +10,6 @@ const SEARCH_TEXT_INDEX: TextIndex = {
   key: 'sort_key',
   textColumns: ['title', 'company_name', 'description_text'],
   cellColumns: ['cell_fine', 'cell_coarse'],
-  placedTerms: false,
 };
 
 /**

@@ -28,7 +28,6 @@ import * as jobPostings from './0028_job_postings.js';
 import * as partnerEmployers from './0029_partner_employers.js';
 import * as partnerDispositions from './0030_partner_dispositions.js';
 import * as jobSearch from './0031_job_search.js';
-import * as jobSearchPlacedTerms from './0032_job_search_placed_terms.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -70,7 +69,6 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migration]> =
   ['0029_partner_employers', partnerEmployers],
   ['0030_partner_dispositions', partnerDispositions],
   ['0031_job_search', jobSearch],
-  ['0032_job_search_placed_terms', jobSearchPlacedTerms],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
