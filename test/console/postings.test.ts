@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
-import type { CreateSourcedJobPostingInput } from '../../generated/graphql.js';
 import { consoleOwnerWithApp, unescapeHtml } from '../support/console-client.js';
 import { testCliServices } from '../support/compose.js';
 import { describeEachDialect } from '../support/databases.js';
-import { postingInput } from '../support/job-postings.js';
+import { writerInput } from '../support/job-postings.js';
 import { startTestService } from '../support/service.js';
 
 /** The titles of the tab's table, in order. */
@@ -44,16 +43,7 @@ describeEachDialect('console Job postings tab', (database) => {
     for (let batch = 0; batch < 11; batch++) {
       const inputs = Array.from({ length: 5 }, (_, i) => {
         const index = batch * 5 + i;
-        const input = postingInput(`REQ-${index}`, `Engineer ${String(index).padStart(2, '0')}`);
-        // As GraphQL coerces it: a single contact type is a list of one.
-        const contacts = input.metadata.contacts.map((contact) => ({
-          ...contact,
-          contactType: [contact.contactType],
-        }));
-        return {
-          ...input,
-          metadata: { ...input.metadata, contacts },
-        } as unknown as CreateSourcedJobPostingInput;
+        return writerInput(`REQ-${index}`, `Engineer ${String(index).padStart(2, '0')}`);
       });
       const outcomes = await services.jobs.postings.createOrUpdate(owner, inputs);
       assert.deepEqual(

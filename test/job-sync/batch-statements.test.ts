@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import type { CreateSourcedJobPostingInput } from '../../generated/graphql.js';
 import { MAX_POSTINGS_PER_REQUEST } from '../../src/job-sync/posting-writer.js';
 import { testCliServices } from '../support/compose.js';
 import { describeEachDialect } from '../support/databases.js';
 import { insertTenant } from '../support/interview-fixtures.js';
-import { postingInput } from '../support/job-postings.js';
+import { writerInput } from '../support/job-postings.js';
 import { sqlDuring } from '../support/statements.js';
 
 /**
@@ -18,21 +17,10 @@ function summary(sql: readonly string[]): string {
 }
 
 describeEachDialect('Job Sync: a batch in a few statements', (database) => {
-  /** As the API hands them to the writer: GraphQL has made each contactType a list. */
-  const batch = (prefix: string, title?: string, sourceOf = (_i: number) => 'Acme ATS') =>
-    Array.from({ length: MAX_POSTINGS_PER_REQUEST }, (_, i) => {
-      const base = postingInput(`${prefix}-${i}`, title);
-      const jobSource = { ...base.metadata.jobSource, sourceName: sourceOf(i) };
-      const input = { ...base, metadata: { ...base.metadata, jobSource } };
-      const contacts = input.metadata.contacts.map((contact) => ({
-        ...contact,
-        contactType: [contact.contactType],
-      }));
-      return {
-        ...input,
-        metadata: { ...input.metadata, contacts },
-      } as unknown as CreateSourcedJobPostingInput;
-    });
+  const batch = (prefix: string, title?: string, sourceOf?: (i: number) => string) =>
+    Array.from({ length: MAX_POSTINGS_PER_REQUEST }, (_, i) =>
+      writerInput(`${prefix}-${i}`, title, sourceOf?.(i)),
+    );
 
   it('creates, then updates, 100 postings with a bounded number of statements each time', async () => {
     const { db } = database();

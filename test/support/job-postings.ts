@@ -1,3 +1,4 @@
+import type { CreateSourcedJobPostingInput } from '../../generated/graphql.js';
 import type { Database } from '../../src/db/database.js';
 import type { AppRow } from '../../src/db/rows.js';
 import { testCliServices } from './compose.js';
@@ -36,6 +37,27 @@ export function postingInput(key: string, title = 'Software Engineer') {
     },
     applyMethod: { indeedApply: { postUrl: 'https://ats.example.com/apply' } },
   };
+}
+
+/**
+ * `postingInput` as the API hands it to Job Sync's writer: GraphQL has coerced each single
+ * contact type into a list of one.
+ */
+export function writerInput(
+  key: string,
+  title?: string,
+  sourceName?: string,
+): CreateSourcedJobPostingInput {
+  const input = postingInput(key, title);
+  const contacts = input.metadata.contacts.map((contact) => ({
+    ...contact,
+    contactType: [contact.contactType],
+  }));
+  const jobSource = { ...input.metadata.jobSource, sourceName: sourceName ?? 'Acme ATS' };
+  return {
+    ...input,
+    metadata: { ...input.metadata, contacts, jobSource },
+  } as unknown as CreateSourcedJobPostingInput;
 }
 
 /** Turns on APIs an owner must enable first (Job Sync, Employer Data) for the app. */
