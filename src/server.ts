@@ -183,6 +183,7 @@ function composeCapabilities(options: StartOptions) {
     costBudgets,
     calendarMail,
     dispositionSync,
+    jobSearch,
     closeMail,
     /** The home page's links: the development outbox only where there is one. */
     homeLinks: {
@@ -253,6 +254,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
     costBudgets,
     calendarMail,
     dispositionSync,
+    jobSearch,
     closeMail,
     homeLinks,
     accounts,
@@ -315,6 +317,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const delivery = config.webhooks.deliveryWorker ? webhooks.startDelivering() : undefined;
   const calendarSender = calendarMail.startSending();
   const dispositionPurge = dispositionSync.startPurging();
+  const searchIndexUpkeep = jobSearch.startUpkeep();
 
   let stopping: Promise<void> | undefined;
   const stop = () => {
@@ -324,6 +327,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       const deliveryStopped = delivery?.stop();
       const calendarSenderStopped = calendarSender?.stop();
       const dispositionPurgeStopped = dispositionPurge.stop();
+      const searchIndexUpkeepStopped = searchIndexUpkeep.stop();
       // Live connections are upgraded sockets that server.close() does not wait for.
       const roomClosed = room.close();
       const forceClose = setTimeout(() => {
@@ -342,6 +346,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       await deliveryStopped;
       await calendarSenderStopped;
       await dispositionPurgeStopped;
+      await searchIndexUpkeepStopped;
       await roomClosed;
       // A recording stopped just before finishes finalising; one cut short is the sweeper's.
       await Promise.race([

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { runPeriodically, type RunningTask } from '../periodic-task.js';
 import type { Clock } from '../clock.js';
 import type { DispositionStore } from './disposition-store.js';
 
@@ -13,10 +14,7 @@ export interface RetentionBounds {
   rounds: number;
 }
 
-export interface RunningRetention {
-  /** Cancels the next purge and waits for one in progress. */
-  stop(): Promise<void>;
-}
+export type RunningRetention = RunningTask;
 
 /**
  * DISPOSITION_RETENTION_DAYS: deletes dispositions received longer ago than the retention, a
@@ -51,22 +49,12 @@ export class DispositionRetention {
    * overlap; a failed one is logged and the next runs on schedule.
    */
   start(logger: Logger): RunningRetention {
-    let running: Promise<void> = Promise.resolve();
-    let timer: NodeJS.Timeout | undefined;
-    const schedule = () => {
-      timer = setTimeout(() => {
-        running = this.purgeOnce(logger).finally(() => {
-          if (!this.stopped) schedule();
-        });
-      }, PURGE_INTERVAL_MS);
-      timer.unref();
-    };
-    schedule();
+    const running = runPeriodically(PURGE_INTERVAL_MS, () => this.purgeOnce(logger));
     return {
       stop: async () => {
+        // A purge in progress stops after its current batch.
         this.stopped = true;
-        clearTimeout(timer);
-        await running;
+        await running.stop();
       },
     };
   }

@@ -1,4 +1,5 @@
 import type { SharedDependencies } from '../shared-dependencies.js';
+import { IndexUpkeep, type RunningUpkeep } from './index-upkeep.js';
 import { JobSearch } from './job-search.js';
 import { placesOfThisProcess, type Places } from './places/places.js';
 import { PostingIndexer } from './posting-indexer.js';
@@ -15,8 +16,13 @@ export interface JobSearchCapability {
   postingObserver: PostingIndexer;
   /** How many postings the index holds. */
   indexedCount(): Promise<number>;
-  /** Realistic postings (`jobs seed` and the bench), generated in batches, into `sink`. */
+  /**
+   * Realistic postings (`jobs seed` and the bench), generated in batches, into `sink`; then
+   * the index compacted, as after any bulk load.
+   */
   seed(options: SeedOptions, sink: PostingSink, progress?: (done: number) => void): Promise<void>;
+  /** Starts this process's upkeep of the index (every process runs one; index-upkeep.ts). */
+  startUpkeep(): RunningUpkeep;
   /**
    * The bench's fast path (bench/job-search-stage.ts grows the index to 1M with it): generated
    * postings straight into the index, one transaction per batch, with no posting behind them in
@@ -28,8 +34,8 @@ export interface JobSearchCapability {
 
 /**
  * The job search capability (DESIGN §10): its index (job_search_postings, written only by its
- * posting observer), places resolved offline (GeoNames cities and US ZIP codes, loaded once on
- * first use) and the search.
+ * posting observer) and the index's upkeep, places resolved offline (GeoNames cities and US ZIP
+ * codes, loaded once on first use) and the search.
  */
 export function composeJobSearch(
   shared: SharedDependencies,
@@ -37,6 +43,7 @@ export function composeJobSearch(
 ): JobSearchCapability {
   const store = new SearchStore(shared.db);
   const postingObserver = new PostingIndexer(store, places);
+  const upkeep = new IndexUpkeep(store);
   return {
     search: new JobSearch(store, places, shared.clock, shared.config.jobSearch),
     postingObserver,
@@ -44,7 +51,9 @@ export function composeJobSearch(
     seed: async (options, sink, progress) => {
       await places.ready();
       await seedPostings(options, places.cities, sink, progress);
+      await upkeep.compact();
     },
+    startUpkeep: () => upkeep.start(shared.logger),
     indexSink: { accept: (postings) => postingObserver.indexMany(postings) },
   };
 }

@@ -40,6 +40,22 @@ export class SearchStore extends Store {
     return (await this.dialect.select(this.db, sql, bindings)) as unknown as SearchRow[];
   }
 
+  /**
+   * One bounded step of the text index's upkeep (about `pages` pages of work), in a transaction
+   * of its own; whether it found work to do. `compact` puts the whole index into its fastest
+   * shape (after a bulk load) rather than doing the routine work.
+   */
+  async upkeepStep(pages: number, kind: 'merge' | 'compact' = 'merge'): Promise<boolean> {
+    return this.inTransaction((store, tx) =>
+      store.dialect.textIndex.upkeep.step(SEARCH_TEXT_INDEX, kind, pages, {
+        select: (sql) => store.dialect.select(tx, sql, []),
+        execute: async (sql) => {
+          await tx.raw(sql);
+        },
+      }),
+    );
+  }
+
   /** How many postings the index holds; for the seed's report. */
   async count(): Promise<number> {
     const [row] = await this.db(SEARCH_TABLE).count({ count: '*' });

@@ -98,6 +98,7 @@ describeEachDialect(
         '0030_partner_dispositions',
         '0031_job_search',
         '0033_disposition_retention',
+        '0034_job_search_place_terms',
       ]);
       assert.deepEqual(await existingTables(db), TABLES);
       assert.deepEqual(await pendingMigrations(db), []);
@@ -105,6 +106,7 @@ describeEachDialect(
 
       const reverted = await rollbackAll(db);
       assert.deepEqual(reverted, [
+        '0034_job_search_place_terms',
         '0033_disposition_retention',
         '0031_job_search',
         '0030_partner_dispositions',

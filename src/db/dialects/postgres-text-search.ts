@@ -15,11 +15,17 @@ const CONFIGURATION = 'english';
 /**
  * The text index on PostgreSQL: a stored generated `tsvector` column (english stemming, the
  * first text column weighted A, the next B, C, D) with a GIN index, and a B-tree on each cell
- * column with the key. A search with a place is one index scan per cell, each in descending key
- * order, merged (Merge Append) and cut at the limit: a page reads about as many rows as it keeps
- * divided by the share of the place's rows that match the words, whatever the table's size. A
- * search without a place walks the key index, or the GIN index when the planner expects few
- * matches.
+ * column with the key.
+ *
+ * The document also holds a term per grid cell (`#0x187411`, one per cell column: the parser
+ * splits words at `#`, so no word of the text can be one), so that a search with words and a
+ * place is one GIN lookup that intersects the words' postings with the place's: it reads the
+ * rows that match both, whatever the index holds elsewhere, then keeps the newest. Walking a
+ * cell's rows in key order and testing each one's document instead reads every row of the place
+ * when its matches are fewer than a page, which grows with the index. A search with a place and
+ * no words walks the cells' B-trees in key order (one index scan per cell, merged under the
+ * limit). A search without a place walks the key index, or the GIN index when the planner
+ * expects few matches.
  */
 export const postgresTextIndex: TextIndexSql = {
   create(index) {
@@ -32,9 +38,20 @@ export const postgresTextIndex: TextIndexSql = {
           `'${WEIGHTS[position]}')`,
       )
       .join(' || ');
+    // A posting with no place has null cells: array_remove leaves them out.
+    const cellTerms =
+      `array_to_tsvector(array_remove(ARRAY[` +
+      index.cellColumns
+        .map((column, level) => `'${cellTermPrefix(level)}' || ${identifier(column)}::text`)
+        .join(', ') +
+      `], NULL))`;
     return [
-      `ALTER TABLE ${table} ADD COLUMN ${DOCUMENT} tsvector GENERATED ALWAYS AS (${weighted}) STORED`,
-      `CREATE INDEX ${table}_text_idx ON ${table} USING gin (${DOCUMENT})`,
+      `ALTER TABLE ${table} ADD COLUMN ${DOCUMENT} tsvector ` +
+        `GENERATED ALWAYS AS (${weighted} || ${cellTerms}) STORED`,
+      // Inserts go to a pending list that every search reads whole, until it is full or the
+      // service's upkeep (or autovacuum) moves it into the index: keep it small.
+      `CREATE INDEX ${table}_text_idx ON ${table} USING gin (${DOCUMENT}) ` +
+        `WITH (gin_pending_list_limit = ${PENDING_LIST_KB})`,
       ...index.cellColumns.flatMap((column) => [
         `CREATE INDEX ${table}_${identifier(column)}_idx ON ${table} ` +
           `(${column}, ${identifier(index.key)})`,
@@ -54,12 +71,49 @@ export const postgresTextIndex: TextIndexSql = {
     ];
   },
 
+  upgrade(index) {
+    // The generated column computes every row's document again when it is added back.
+    return [...postgresTextIndex.drop(index), ...postgresTextIndex.create(index)];
+  },
+
+  upkeep: {
+    // Both kinds: the pending list moved into the index (every search reads the list whole).
+    // Only the index's owner may do it; a service whose role is not (its tables made by another)
+    // leaves the list to autovacuum rather than fail every pass.
+    async step(index, _kind, _pages, on) {
+      const [row] = await on.select(
+        `SELECT CASE WHEN pg_has_role(relowner, 'USAGE') THEN gin_clean_pending_list(oid) ` +
+          `ELSE 0 END AS pages FROM pg_class ` +
+          `WHERE oid = '${identifier(index.table)}_text_idx'::regclass`,
+      );
+      return Number(row?.pages ?? 0) > 0;
+    },
+  },
+
   search(index, search) {
     const table = identifier(index.table);
     const key = identifier(index.key);
     const columns = selectedColumns(search);
     const where = commonConditions(search, `${ROW_ALIAS}.${key}`);
     const text = textQuery(search);
+    if (text !== null && search.cells) {
+      // One GIN lookup of the words and the cells' terms. The key is ordered as an expression
+      // so that the planner cannot walk the key index across the whole table instead.
+      const level = index.cellColumns.indexOf(search.cells.column);
+      if (level < 0) throw new Error(`${search.cells.column} is not a cell column of the index`);
+      const cells = search.cells.ids
+        .map((id) => `'${cellTermPrefix(level)}${Math.trunc(id)}'`)
+        .join(' | ');
+      return {
+        sql:
+          `SELECT ${columns} FROM ${table} AS ${ROW_ALIAS} ` +
+          `WHERE ${[
+            `${ROW_ALIAS}.${DOCUMENT} @@ (to_tsquery('${CONFIGURATION}', ?) && ?::tsquery)`,
+            ...where.sql,
+          ].join(' AND ')} ORDER BY ${ROW_ALIAS}.${key} + 0 DESC LIMIT ?`,
+        bindings: [text, cells, ...where.bindings, search.limit],
+      };
+    }
     if (text !== null) {
       where.sql.push(`${ROW_ALIAS}.${DOCUMENT} @@ to_tsquery('${CONFIGURATION}', ?)`);
       where.bindings.push(text);
@@ -86,6 +140,14 @@ export const postgresTextIndex: TextIndexSql = {
 };
 
 const DOCUMENT = 'text_document';
+
+/** The GIN pending list's bound: a search reads it whole (1 MB of it took about 8 ms). */
+const PENDING_LIST_KB = 256;
+
+/** The term of a cell of grid level `level` in the document: `#0x` then the cell's number. */
+function cellTermPrefix(level: number): string {
+  return `#${level}x`;
+}
 
 /** The tsquery text of a search's words, or null when it has none. */
 function textQuery(search: TextSearch): string | null {

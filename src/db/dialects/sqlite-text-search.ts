@@ -14,6 +14,13 @@ import {
  * rowid is the indexed table's key, kept by triggers. Each cell column becomes a token
  * (`c<level>x<cell>`) of a fourth FTS column, so that a place is part of the match and FTS5
  * walks the rows of the text AND the place in rowid order, newest first, stopping at the limit.
+ *
+ * FTS5 writes each transaction's postings as a new segment and merges segments as they pile up
+ * (four of a size, by default). A query seeks through every segment, so at a million postings
+ * the pile costs about as much as the search itself. The service merges as soon as two
+ * segments are of a size (`usermerge` 2), in bounded steps between writes (`upkeep`,
+ * src/job-search/index-upkeep.ts) rather than in the writers' transactions, and a bulk load
+ * ends by compacting the index into one segment.
  */
 export const sqliteTextIndex: TextIndexSql = {
   create(index) {
@@ -28,6 +35,7 @@ export const sqliteTextIndex: TextIndexSql = {
     return [
       `CREATE VIRTUAL TABLE ${fts} USING fts5(${columns.join(', ')}, content='', ` +
         `contentless_delete=1, tokenize='porter unicode61 remove_diacritics 2')`,
+      `INSERT INTO ${fts} (${fts}, rank) VALUES ('usermerge', ${MERGE_AT_SEGMENTS})`,
       `CREATE TRIGGER ${fts}_insert AFTER INSERT ON ${index.table} BEGIN ${insert('new')} END`,
       `CREATE TRIGGER ${fts}_delete AFTER DELETE ON ${index.table} BEGIN ${remove('old')} END`,
       `CREATE TRIGGER ${fts}_update AFTER UPDATE ON ${index.table} BEGIN ` +
@@ -43,6 +51,27 @@ export const sqliteTextIndex: TextIndexSql = {
       `DROP TRIGGER ${fts}_insert`,
       `DROP TABLE ${fts}`,
     ];
+  },
+
+  upgrade(index) {
+    // The table is as the first version made it; only its merge setting is new.
+    const fts = ftsTable(index);
+    return [`INSERT INTO ${fts} (${fts}, rank) VALUES ('usermerge', ${MERGE_AT_SEGMENTS})`];
+  },
+
+  upkeep: {
+    async step(index, kind, pages, on) {
+      const fts = ftsTable(index);
+      const size = Math.max(1, Math.trunc(pages));
+      // A negative page count merges whatever there is, down to one segment ("optimize").
+      const merge = `INSERT INTO ${fts} (${fts}, rank) VALUES ('merge', ${kind === 'compact' ? -size : size})`;
+      const changes = async () =>
+        Number((await on.select('SELECT total_changes() AS changes'))[0]!.changes);
+      const before = await changes();
+      await on.execute(merge);
+      // The command's own row counts once; a merge that wrote anything counts more.
+      return (await changes()) - before >= 2;
+    },
   },
 
   search(index, search) {
@@ -74,6 +103,9 @@ export const sqliteTextIndex: TextIndexSql = {
 };
 
 const CELLS = 'cells';
+
+/** Segments of one size that FTS5 merges into one (its default is four). */
+const MERGE_AT_SEGMENTS = 2;
 
 function ftsTable(index: TextIndex): string {
   return `${identifier(index.table)}_text`;

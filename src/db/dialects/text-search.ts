@@ -49,10 +49,43 @@ export interface TextIndexSql {
   /** Statements that drop it (before the table is dropped). */
   drop(index: TextIndex): string[];
   /**
+   * Statements that bring an index made by an earlier version of `create` to what `create`
+   * makes now, keeping every row indexed (a migration's work).
+   */
+  upgrade(index: TextIndex): string[];
+  /** Upkeep the index needs from the service. */
+  readonly upkeep: TextIndexUpkeep;
+  /**
    * A select of the table's rows (every column) that match, in descending key order, at most
    * `limit` of them.
    */
   search(index: TextIndex, search: TextSearch): { sql: string; bindings: unknown[] };
+}
+
+/**
+ * Work an index needs between writes, done in bounded steps, each in a transaction of its own,
+ * until a step finds nothing to do: SQLite merges the FTS5 segments that writes add, PostgreSQL
+ * moves the GIN index's pending list (where inserts go first, and which every search reads
+ * whole) into the index proper.
+ */
+export interface TextIndexUpkeep {
+  /**
+   * One step, about `pages` pages of work, through `on` (the step's transaction); whether it
+   * found any work to do. `merge` is the routine kind; `compact` puts the whole index into its
+   * fastest shape after a bulk load, rewriting it where the engine must.
+   */
+  step(
+    index: TextIndex,
+    kind: 'merge' | 'compact',
+    pages: number,
+    on: UpkeepStatements,
+  ): Promise<boolean>;
+}
+
+/** How an upkeep step runs its statements, all on the one connection of its transaction. */
+export interface UpkeepStatements {
+  select(sql: string): Promise<readonly Record<string, unknown>[]>;
+  execute(sql: string): Promise<void>;
 }
 
 /** Checks that a name taken from code is a plain identifier before it is written into SQL. */

@@ -29,6 +29,7 @@ import * as partnerEmployers from './0029_partner_employers.js';
 import * as partnerDispositions from './0030_partner_dispositions.js';
 import * as jobSearch from './0031_job_search.js';
 import * as dispositionRetention from './0033_disposition_retention.js';
+import * as jobSearchPlaceTerms from './0034_job_search_place_terms.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -71,6 +72,7 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migration]> =
   ['0030_partner_dispositions', partnerDispositions],
   ['0031_job_search', jobSearch],
   ['0033_disposition_retention', dispositionRetention],
+  ['0034_job_search_place_terms', jobSearchPlaceTerms],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { runPeriodically, type RunningTask } from '../../periodic-task.js';
 import type { Clock } from '../../clock.js';
 import type { EpochMs } from '../../db/rows.js';
 import { NO_WEBHOOKS, type WebhookOutbox } from '../../webhooks/outbox.js';
@@ -103,10 +104,7 @@ async function inBatches<Row>(
   }
 }
 
-export interface RunningSweeper {
-  /** Cancels the next sweep and waits for one in progress. */
-  stop(): Promise<void>;
-}
+export type RunningSweeper = RunningTask;
 
 /**
  * Sweeps every `intervalMs`, the first time one interval after start. Sweeps never overlap; a
@@ -118,19 +116,7 @@ export function startSweeper(
   intervalMs: number,
   logger: Logger,
 ): RunningSweeper {
-  let stopped = false;
-  let running: Promise<void> = Promise.resolve();
-  let timer: NodeJS.Timeout | undefined;
-
-  const schedule = () => {
-    timer = setTimeout(() => {
-      running = sweepOnce().finally(() => {
-        if (!stopped) schedule();
-      });
-    }, intervalMs);
-    timer.unref();
-  };
-  const sweepOnce = async () => {
+  return runPeriodically(intervalMs, async () => {
     try {
       const counts = await sweeper.sweep(clock.now());
       if (counts.ended || counts.archived || counts.recordingsDeleted) {
@@ -139,14 +125,5 @@ export function startSweeper(
     } catch (error) {
       logger.error({ err: error }, 'interview sweep failed');
     }
-  };
-
-  schedule();
-  return {
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
-    },
-  };
+  });
 }
