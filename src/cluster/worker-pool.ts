@@ -1,5 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from 'pino';
+import { closeUntakenConnectionsOnExit } from './handoff-guard.js';
 
 /** The environment variable that tells a worker which slot it fills (slot 0 sweeps). */
 export const WORKER_SLOT_VARIABLE = 'HPA_WORKER_SLOT';
@@ -83,6 +84,7 @@ export class WorkerPool {
   private fork(index: number): Promise<void> {
     const slot = this.slots[index]!;
     const worker = cluster.fork({ [WORKER_SLOT_VARIABLE]: String(index) });
+    closeUntakenConnectionsOnExit(worker);
     slot.worker = worker;
     slot.startedAt = Date.now();
     return new Promise((resolve, reject) => {

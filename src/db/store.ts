@@ -67,6 +67,15 @@ export abstract class Store {
     return this.dialect.serializeOn(this.writeTransaction('serializeOn'), table);
   }
 
+  /**
+   * Makes this store's write transaction and others that call this with a key in common take
+   * turns, keys of rows not inserted yet included (Dialect.serializeOnKeys). Call it once per
+   * transaction, before touching those rows.
+   */
+  protected serializeOnKeys(table: string, keys: readonly string[]): Promise<void> {
+    return this.dialect.serializeOnKeys(this.writeTransaction('serializeOnKeys'), table, keys);
+  }
+
   private writeTransaction(lock: string): Transaction {
     if (!isWriteTransaction(this.db)) {
       throw new Error(`${lock} outside a write transaction: run it in inTransaction(...)`);

@@ -74,35 +74,28 @@ export function rowOf(posting: StoredPosting): PostingRow {
 
 /** The SQL of job_postings; Job Sync is its only writer. */
 export class PostingStore extends Store {
-  /** The posting under `key`, locked until the transaction ends. */
-  async lockByKey(key: PostingKey): Promise<StoredPosting | undefined> {
-    const row = await this.forUpdate(
-      this.db<PostingRow>(TABLE).where({
-        app_id: key.appId,
-        employer_id: key.employerId,
-        source_name: key.sourceName,
-        job_posting_id: key.jobPostingId,
-      }),
-    ).first();
-    return row && postingOf(row);
-  }
-
   /**
-   * The stored postings under these keys (one app and employer), locked until the transaction
-   * ends, by keyString. Rows are locked in key order, as the one-key path takes them.
+   * The stored postings under these keys (one app and employer), by keyString. Each key, and
+   * each sourceName among them (one sourceType per sourceName), is held until the transaction
+   * ends whether a posting holds it yet or not: another writer of any of them waits for this
+   * transaction's end. Call it once per transaction with every key it writes, and two writers
+   * never deadlock.
    */
   async lockByKeys(keys: readonly PostingKey[]): Promise<Map<string, StoredPosting>> {
     const found = new Map<string, StoredPosting>();
     if (!keys.length) return found;
+    const { appId, employerId } = keys[0]!;
+    const owner = `${appId}\u0000${employerId}`;
+    await this.serializeOnKeys(TABLE, [
+      ...keys.map((key) => `${owner}\u0000key\u0000${keyString(key)}`),
+      ...keys.map((key) => `${owner}\u0000sourceName\u0000${key.sourceName}`),
+    ]);
     const rows: PostingRow[] = await this.forUpdate(
       this.db<PostingRow>(TABLE)
-        .where({ app_id: keys[0]!.appId, employer_id: keys[0]!.employerId })
+        .where({ app_id: appId, employer_id: employerId })
         .whereIn(
           ['source_name', 'job_posting_id'],
           keys.map((key) => [key.sourceName, key.jobPostingId]),
-        )
-        .orderByRaw(
-          ['source_name', 'job_posting_id'].map((c) => this.dialect.codePointOrder(c)).join(', '),
         ),
     );
     for (const row of rows) {
@@ -114,42 +107,9 @@ export class PostingStore extends Store {
     return found;
   }
 
-  /**
-   * Inserts the postings whose key no posting holds (a concurrent request may have taken one
-   * meanwhile; PostgreSQL waits for its commit); how many of them were inserted.
-   */
-  async insertUnlessKeysTaken(postings: readonly StoredPosting[]): Promise<number> {
-    if (!postings.length) return 0;
-    await this.db(TABLE)
-      .insert(postings.map(rowOf))
-      .onConflict(['app_id', 'employer_id', 'source_name', 'job_posting_id'])
-      .ignore();
-    const inserted = await this.db(TABLE)
-      .whereIn(
-        'id',
-        postings.map((posting) => posting.id),
-      )
-      .count({ count: '*' })
-      .first();
-    return Number(inserted?.count ?? 0);
-  }
-
-  /**
-   * Inserts `posting` unless a posting with its key exists (committed by a concurrent request
-   * meanwhile, which this waits for on PostgreSQL); true when it was inserted.
-   */
-  async insertUnlessKeyTaken(posting: StoredPosting): Promise<boolean> {
-    await this.db(TABLE)
-      .insert(rowOf(posting))
-      .onConflict(['app_id', 'employer_id', 'source_name', 'job_posting_id'])
-      .ignore();
-    const stored = await this.lockByKey({
-      appId: posting.appId,
-      employerId: posting.employerId,
-      sourceName: posting.content.jobSource.sourceName,
-      jobPostingId: posting.content.jobPostingId,
-    });
-    return stored?.id === posting.id;
+  /** Inserts new postings, whose keys this transaction holds (lockByKeys) and no posting has. */
+  async insert(postings: readonly StoredPosting[]): Promise<void> {
+    if (postings.length) await this.db(TABLE).insert(postings.map(rowOf));
   }
 
   async replace(posting: StoredPosting): Promise<void> {
@@ -186,15 +146,6 @@ export class PostingStore extends Store {
         .filter((row) => row.source_type !== null)
         .map((row) => [row.source_name, row.source_type!]),
     );
-  }
-
-  /** The sourceType already used with `sourceName` by this app and employer, if any. */
-  async sourceTypeOf(key: Omit<PostingKey, 'jobPostingId'>): Promise<string | undefined> {
-    const row = await this.db<PostingRow>(TABLE)
-      .select('source_type')
-      .where({ app_id: key.appId, employer_id: key.employerId, source_name: key.sourceName })
-      .first();
-    return row?.source_type;
   }
 
   /** Postings of the app and employer by sourcedPostingId, unlocked. */

@@ -74,14 +74,15 @@ export class PostingWriter {
         throw error;
       }
     });
-    // Keys in one order in every transaction, so that two batches never lock crosswise.
-    const writable = checked
-      .filter(
-        (entry): entry is typeof entry & { content: PostingContent } => entry.content !== null,
-      )
-      .sort((a, b) => compareKeys(a.content, b.content));
+    const writable = checked.filter(
+      (entry): entry is typeof entry & { content: PostingContent } => entry.content !== null,
+    );
     await this.notices.prepare();
-    const written = await this.writeAll(owner, writable, now);
+    const written = writable.length
+      ? await this.store.inTransaction((store, tx) =>
+          this.writeBatch(store, tx, owner, writable, now),
+        )
+      : new Map<number, PostingOutcome>();
     return checked.map(
       ({ index, problem }) => written.get(index) ?? { index, posting: null, problem },
     );
@@ -100,8 +101,7 @@ export class PostingWriter {
     const wanted = ids.map((id) => sourcedPostingIdOf(id));
     await this.notices.prepare();
     return this.store.inTransaction(async (store, tx) => {
-      // Locked in key order, as createOrUpdate locks them: locked in another order, an expiry
-      // and a batch of the same postings deadlock on PostgreSQL.
+      // Held by key, as a batch holds them: an expiry and a batch of the same postings take turns.
       const owned = await store.owned(
         owner,
         wanted.filter((id): id is string => id !== null),
@@ -135,33 +135,10 @@ export class PostingWriter {
   }
 
   /**
-   * The batch in a few statements: the sourceTypes and the stored postings of all its keys
-   * read at once, new postings inserted in one statement, the notices told together. A key
-   * inserted meanwhile by a concurrent request (the insert finds it taken) rolls that back and
-   * writes the batch again one key at a time, each waiting for the other's commit in key order.
+   * The batch in a few statements: its keys held first (present and absent), then the
+   * sourceTypes and the stored postings of all of them read at once, new postings inserted in
+   * one statement, the notices told together.
    */
-  private async writeAll(
-    owner: PostingOwner,
-    writable: ReadonlyArray<{ index: number; content: PostingContent }>,
-    now: number,
-  ): Promise<Map<number, PostingOutcome>> {
-    if (!writable.length) return new Map();
-    try {
-      return await this.store.inTransaction((store, tx) =>
-        this.writeBatch(store, tx, owner, writable, now),
-      );
-    } catch (error) {
-      if (!(error instanceof KeyTakenMeanwhile)) throw error;
-    }
-    return this.store.inTransaction(async (store, tx) => {
-      const outcomes = new Map<number, PostingOutcome>();
-      for (const { index, content } of writable) {
-        outcomes.set(index, await this.writeOne(store, tx, owner, index, content, now));
-      }
-      return outcomes;
-    });
-  }
-
   private async writeBatch(
     store: PostingStore,
     tx: Transaction,
@@ -169,17 +146,17 @@ export class PostingWriter {
     writable: ReadonlyArray<{ index: number; content: PostingContent }>,
     now: number,
   ): Promise<Map<number, PostingOutcome>> {
+    const stored = await store.lockByKeys(writable.map(({ content }) => keyOf(owner, content)));
     const sourceTypes = await store.sourceTypesOf(
       owner,
       writable.map(({ content }) => content.jobSource.sourceName),
     );
-    const stored = await store.lockByKeys(writable.map(({ content }) => keyOf(owner, content)));
     const outcomes = new Map<number, PostingOutcome>();
     const created: StoredPosting[] = [];
     const changes: PostingChangeNotice[] = [];
     for (const { index, content } of writable) {
       const key = keyOf(owner, content);
-      const problem = await this.refusalGiven(sourceTypes, tx, key, content);
+      const problem = await this.refusal(sourceTypes, tx, key, content);
       if (problem) {
         outcomes.set(index, { index, posting: null, problem });
         continue;
@@ -200,51 +177,13 @@ export class PostingWriter {
       }
       outcomes.set(index, { index, posting: next?.posting ?? current, problem: null });
     }
-    if (created.length && (await store.insertUnlessKeysTaken(created)) < created.length) {
-      throw new KeyTakenMeanwhile();
-    }
+    await store.insert(created);
     await this.notices.changedMany(tx, changes, now);
     return outcomes;
   }
 
-  private async writeOne(
-    store: PostingStore,
-    tx: Transaction,
-    owner: PostingOwner,
-    index: number,
-    content: PostingContent,
-    now: number,
-  ): Promise<PostingOutcome> {
-    const key = keyOf(owner, content);
-    const problem = await this.refusal(store, tx, key, content);
-    if (problem) return { index, posting: null, problem };
-    const existing = await store.lockByKey(key);
-    if (!existing) {
-      const created = this.newPosting(owner, content, now);
-      if (await store.insertUnlessKeyTaken(created)) {
-        await this.notices.changed(tx, created, 'created', now);
-        return { index, posting: created, problem: null };
-      }
-    }
-    // Found, or inserted by a concurrent request since the first look: update it.
-    const current = existing ?? (await store.lockByKey(key))!;
-    return { index, posting: await this.update(store, tx, current, content, now), problem: null };
-  }
-
   /** The rules that depend on what is stored: one sourceType per sourceName, known employers. */
   private async refusal(
-    store: PostingStore,
-    tx: Transaction,
-    key: PostingKey,
-    content: PostingContent,
-  ): Promise<DomainError | null> {
-    const sourceType = await store.sourceTypeOf(key);
-    const known = new Map(sourceType === undefined ? [] : [[key.sourceName, sourceType]]);
-    return this.refusalGiven(known, tx, key, content);
-  }
-
-  /** As `refusal`, the sourceType of each sourceName already known. */
-  private async refusalGiven(
     sourceTypes: ReadonlyMap<string, string>,
     tx: Transaction,
     key: PostingKey,
@@ -286,20 +225,6 @@ export class PostingWriter {
       createdAt: now,
       updatedAt: now,
     };
-  }
-
-  private async update(
-    store: PostingStore,
-    tx: Transaction,
-    current: StoredPosting,
-    content: PostingContent,
-    now: number,
-  ): Promise<StoredPosting> {
-    const next = this.nextState(current, content, now);
-    if (!next) return current;
-    await store.replace(next.posting);
-    await this.notices.changed(tx, next.posting, next.change, now, next.previousSourcedPostingId);
-    return next.posting;
   }
 
   /**
@@ -367,16 +292,8 @@ function checkBatch(inputs: readonly CreateSourcedJobPostingInput[]): void {
 }
 
 /** Thrown to roll a batch back when a concurrent request took one of its new keys. */
-class KeyTakenMeanwhile extends Error {}
-
 function keyOf(owner: PostingOwner, content: PostingContent): PostingKey {
   return { ...owner, sourceName: content.jobSource.sourceName, jobPostingId: content.jobPostingId };
-}
-
-function compareKeys(a: PostingContent, b: PostingContent): number {
-  const left = `${a.jobSource.sourceName}\u0000${a.jobPostingId}`;
-  const right = `${b.jobSource.sourceName}\u0000${b.jobPostingId}`;
-  return left < right ? -1 : left > right ? 1 : 0;
 }
 
 function unknownPosting(id: string): NotFoundError {

@@ -1,14 +1,18 @@
 import assert from 'node:assert/strict';
 import { employerJobIdOf } from '../../src/job-sync/posting.js';
 import { testCliServices } from '../support/compose.js';
-import { runConcurrently } from '../support/concurrency.js';
+import { runConcurrently, volume } from '../support/concurrency.js';
 import { describeEachDialect } from '../support/databases.js';
 import { postGraphQL } from '../support/graphql-client.js';
 import { employerAppPrincipal, insertTenant } from '../support/interview-fixtures.js';
-import { CREATE, enableApis, postingInput } from '../support/job-postings.js';
+import { CREATE, EXPIRE, enableApis, postingInput } from '../support/job-postings.js';
+import { seededRandom } from '../support/seeded-random.js';
 import { startTestService } from '../support/service.js';
 
 const WRITERS = 12;
+/** Rounds of racing batches and expiries; each round's batches create keys new to all of them. */
+const ROUNDS = volume('JOB_SYNC_RACE_ROUNDS', 12);
+const STORED_KEYS = 6;
 
 describeEachDialect('Job Sync: the same posting upserted by concurrent requests', (database) => {
   let service: Awaited<ReturnType<typeof startTestService>>;
@@ -21,7 +25,9 @@ describeEachDialect('Job Sync: the same posting upserted by concurrent requests'
       url: 'https://hooks.example.com/postings',
     });
     const principal = employerAppPrincipal(tenant);
-    service = await startTestService(database(), {
+    // A transaction the engine undoes (a deadlock) would be retried unseen; here it answers 503.
+    const noRetries = { ...database(), config: { ...database().config, retries: 0 } };
+    service = await startTestService(noRetries, {
       authenticate: async (token) => (token === 'ok' ? principal : null),
     });
   });
@@ -65,4 +71,58 @@ describeEachDialect('Job Sync: the same posting upserted by concurrent requests'
       titles.map((_, i) => [i + 1, i === 0 ? 'job.posting.created.v1' : 'job.posting.updated.v1']),
     );
   });
+
+  it('holds every key a write takes, stored or new: racing batches and expiries never deadlock', async () => {
+    const random = seededRandom(7);
+    const stored = Array.from({ length: STORED_KEYS }, (_, i) => `stored-${i}`);
+    const created = await create(stored.map((key) => postingInput(key)));
+    const ids = new Map(stored.map((key, i) => [key, created[i]!.jobPosting.sourcedPostingId]));
+    const pick = (keys: string[], count: number) =>
+      keys
+        .map((key) => ({ key, order: random() }))
+        .sort((a, b) => a.order - b.order)
+        .slice(0, count)
+        .map(({ key }) => key);
+
+    const sent = new Set<string>();
+    for (let round = 0; round < ROUNDS; round += 1) {
+      // New keys that several batches of the round insert at once, beside stored keys that
+      // other batches update and expiries expire, each request in an order of its own.
+      const fresh = Array.from({ length: 4 }, (_, i) => `round-${round}-${i}`);
+      const writes = [
+        ...Array.from({ length: 6 }, () => {
+          const keys = [...pick(fresh, 2), ...pick(stored, 3)];
+          for (const key of keys.slice(0, 2)) sent.add(key);
+          return () =>
+            create(pick(keys, keys.length).map((key) => postingInput(key, `Round ${round}`)));
+        }),
+        ...Array.from({ length: 3 }, () => {
+          const jobs = pick(stored, 2).map((key) => ({ sourcedPostingId: ids.get(key)! }));
+          return () => send(EXPIRE, { input: { jobs } });
+        }),
+      ];
+      const outcomes = await runConcurrently(writes.length, writes.length, (i) => writes[i]!());
+      for (const outcome of outcomes) {
+        if (outcome.status === 'rejected') throw outcome.reason;
+      }
+    }
+    const rows = await database().db('job_postings').where('job_posting_id', 'like', 'round-%');
+    assert.deepEqual(
+      rows.map((row) => row.job_posting_id).sort(),
+      [...sent].sort(),
+      'every new key an acknowledged batch held is stored, once',
+    );
+  });
+
+  async function send(query: string, variables: Record<string, unknown>) {
+    const { status, body } = await postGraphQL(service.url, 'ok', { query, variables });
+    assert.equal(status, 200, JSON.stringify(body));
+    assert.equal(body.errors, undefined, JSON.stringify(body.errors));
+    return body.data.jobsIngest;
+  }
+
+  async function create(jobPostings: unknown[]) {
+    const answer = await send(CREATE, { input: { jobPostings } });
+    return answer.createSourcedJobPostings.results;
+  }
 });

@@ -80,6 +80,10 @@ describeEachDialect(
       };
       service = await startServiceProcess(database(), env, 'cluster');
     });
+    afterEach(function () {
+      // A timeout says nothing of where the service was: its last output does.
+      if (this.currentTest?.state === 'failed') console.log(service?.output());
+    });
     after(async () => {
       await service?.stop();
     });

@@ -99,6 +99,14 @@ export interface Dialect {
    */
   serializeOn(tx: Knex.Transaction, table: string): Promise<void>;
 
+  /**
+   * As `serializeOn`, for the rows of `table` under these keys only: write transactions that
+   * call this with a key in common take turns, from the call until they end, whether or not a
+   * row holds the key yet. A transaction that calls this once, before it reads or writes those
+   * rows, never deadlocks with another that does the same (the keys are taken in one order).
+   */
+  serializeOnKeys(tx: Knex.Transaction, table: string, keys: readonly string[]): Promise<void>;
+
   /** The error is this engine's report of a violated UNIQUE (or primary key) constraint. */
   isUniqueViolation(error: unknown): boolean;
 

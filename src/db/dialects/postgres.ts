@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { DatabaseConfig } from '../../config.js';
 import { driverError, type Dialect } from './dialect.js';
@@ -77,6 +78,18 @@ export const postgres: Dialect = {
     await tx.raw('lock table ?? in share row exclusive mode', [table]);
   },
 
+  async serializeOnKeys(tx, table, keys) {
+    // Transaction-scoped advisory locks, (table, key) hashed to two int4s. One statement takes
+    // them in ascending order (unnest yields the array in order), so two callers wait for each
+    // other in one order; a shared hash only makes two keys take turns needlessly.
+    const locks = [...new Set(keys.map(int4Hash))].sort((a, b) => a - b);
+    if (!locks.length) return;
+    await tx.raw('SELECT pg_advisory_xact_lock(?::int4, k) FROM unnest(?::int4[]) AS k', [
+      int4Hash(table),
+      `{${locks.join(',')}}`,
+    ]);
+  },
+
   isUniqueViolation: (error) => driverError(error).code === UNIQUE_VIOLATION,
   isForeignKeyViolation: (error) => driverError(error).code === FOREIGN_KEY_VIOLATION,
   isTransientFailure: (error) => {
@@ -102,6 +115,11 @@ function serverLocation({ connectionString, searchPath }: PostgresConfig) {
   const port = url.searchParams.get('port') ?? (url.port || '5432');
   const database = decodeURIComponent(url.pathname.slice(1)) || decodeURIComponent(url.username);
   return { host, port, database, schema: searchPath ?? 'public' };
+}
+
+/** A stable 32-bit signed hash of `text`, an advisory lock's key. */
+function int4Hash(text: string): number {
+  return createHash('sha256').update(text).digest().readInt32BE(0);
 }
 
 function postgresConfig(config: DatabaseConfig): PostgresConfig {

@@ -124,6 +124,7 @@ export const sqlite: Dialect = {
   skipLocked: (query) => query,
   codePointOrder: (column) => column,
   serializeOn: () => Promise.resolve(),
+  serializeOnKeys: () => Promise.resolve(),
 
   // better-sqlite3 reports SQLite's extended result codes.
   isUniqueViolation(error) {
