@@ -1,5 +1,10 @@
 import type { Logger } from 'pino';
-import { runPeriodically, type RunningTask } from '../periodic-task.js';
+import {
+  NEVER_STOPPED,
+  runPeriodically,
+  type RunningTask,
+  type StopSignal,
+} from '../periodic-task.js';
 import type { Clock } from '../clock.js';
 import type { DispositionStore } from './disposition-store.js';
 
@@ -23,8 +28,6 @@ export type RunningRetention = RunningTask;
  * over rows another process is deleting, so processes purging at once neither wait nor collide.
  */
 export class DispositionRetention {
-  private stopped = false;
-
   constructor(
     private readonly store: DispositionStore,
     private readonly clock: Clock,
@@ -32,11 +35,14 @@ export class DispositionRetention {
     private readonly bounds: RetentionBounds = { batch: PURGE_BATCH, rounds: PURGE_ROUNDS },
   ) {}
 
-  /** Deletes up to batch × rounds dispositions received before now − the retention; how many. */
-  async purgeNow(): Promise<number> {
+  /**
+   * Deletes up to batch × rounds dispositions received before now − the retention, ending after
+   * a batch once `signal` says stop; how many.
+   */
+  async purgeNow(signal: StopSignal = NEVER_STOPPED): Promise<number> {
     const before = this.clock.now() - this.retentionMs;
     let purged = 0;
-    for (let round = 0; round < this.bounds.rounds && !this.stopped; round++) {
+    for (let round = 0; round < this.bounds.rounds && !signal.stopped; round++) {
       const deleted = await this.store.purgeReceivedBefore(before, this.bounds.batch);
       purged += deleted;
       if (deleted < this.bounds.batch) break;
@@ -46,25 +52,16 @@ export class DispositionRetention {
 
   /**
    * Purges every PURGE_INTERVAL_MS, the first time one interval after start. Purges never
-   * overlap; a failed one is logged and the next runs on schedule.
+   * overlap, a failed one is logged, and one in progress at stop ends after its current batch.
    */
   start(logger: Logger): RunningRetention {
-    const running = runPeriodically(PURGE_INTERVAL_MS, () => this.purgeOnce(logger));
-    return {
-      stop: async () => {
-        // A purge in progress stops after its current batch.
-        this.stopped = true;
-        await running.stop();
+    return runPeriodically(
+      PURGE_INTERVAL_MS,
+      async (signal) => {
+        const purged = await this.purgeNow(signal);
+        if (purged) logger.info({ purged }, 'disposition retention');
       },
-    };
-  }
-
-  private async purgeOnce(logger: Logger): Promise<void> {
-    try {
-      const purged = await this.purgeNow();
-      if (purged) logger.info({ purged }, 'disposition retention');
-    } catch (error) {
-      logger.error({ err: error }, 'disposition retention failed');
-    }
+      (error) => logger.error({ err: error }, 'disposition retention failed'),
+    );
   }
 }

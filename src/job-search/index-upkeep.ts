@@ -1,5 +1,10 @@
 import type { Logger } from 'pino';
-import { runPeriodically, type RunningTask } from '../periodic-task.js';
+import {
+  NEVER_STOPPED,
+  runPeriodically,
+  type RunningTask,
+  type StopSignal,
+} from '../periodic-task.js';
 import type { SearchStore } from './search-store.js';
 
 /** Pages each step writes at most (FTS5's are 4 KB): a few milliseconds of SQLite's one writer. */
@@ -19,14 +24,15 @@ export type RunningUpkeep = RunningTask;
  * index when it has loaded.
  */
 export class IndexUpkeep {
-  private stopped = false;
-
   constructor(private readonly store: SearchStore) {}
 
-  /** Steps until one finds nothing to do, at most MOST_STEPS_PER_PASS; how many did work. */
-  async runPass(): Promise<number> {
+  /**
+   * Steps until one finds nothing to do, at most MOST_STEPS_PER_PASS, or until `signal` says
+   * stop; how many did work.
+   */
+  async runPass(signal: StopSignal = NEVER_STOPPED): Promise<number> {
     let worked = 0;
-    while (worked < MOST_STEPS_PER_PASS && !this.stopped) {
+    while (worked < MOST_STEPS_PER_PASS && !signal.stopped) {
       if (!(await this.store.upkeepStep(STEP_PAGES))) break;
       worked += 1;
     }
@@ -38,27 +44,21 @@ export class IndexUpkeep {
    * step until nothing is left. It rewrites the index, so the timer's passes never do it.
    */
   async compact(): Promise<void> {
-    while (!this.stopped && (await this.store.upkeepStep(STEP_PAGES, 'compact')));
+    while (await this.store.upkeepStep(STEP_PAGES, 'compact'));
   }
 
-  /** A pass every PASS_INTERVAL_MS; passes never overlap, and a failed one is logged. */
+  /**
+   * A pass every PASS_INTERVAL_MS; passes never overlap, a failed one is logged, and one in
+   * progress at stop ends after its current step.
+   */
   start(logger: Logger): RunningUpkeep {
-    const running = runPeriodically(PASS_INTERVAL_MS, () => this.passOnce(logger));
-    return {
-      stop: async () => {
-        // A pass in progress stops after its current step.
-        this.stopped = true;
-        await running.stop();
+    return runPeriodically(
+      PASS_INTERVAL_MS,
+      async (signal) => {
+        const steps = await this.runPass(signal);
+        if (steps) logger.debug({ steps }, 'search index upkeep');
       },
-    };
-  }
-
-  private async passOnce(logger: Logger): Promise<void> {
-    try {
-      const steps = await this.runPass();
-      if (steps) logger.debug({ steps }, 'search index upkeep');
-    } catch (error) {
-      logger.error({ err: error }, 'search index upkeep failed');
-    }
+      (error) => logger.error({ err: error }, 'search index upkeep failed'),
+    );
   }
 }

@@ -116,14 +116,14 @@ export function startSweeper(
   intervalMs: number,
   logger: Logger,
 ): RunningSweeper {
-  return runPeriodically(intervalMs, async () => {
-    try {
+  return runPeriodically(
+    intervalMs,
+    async () => {
       const counts = await sweeper.sweep(clock.now());
       if (counts.ended || counts.archived || counts.recordingsDeleted) {
         logger.info(counts, 'interview sweep');
       }
-    } catch (error) {
-      logger.error({ err: error }, 'interview sweep failed');
-    }
-  });
+    },
+    (error) => logger.error({ err: error }, 'interview sweep failed'),
+  );
 }
