@@ -87,13 +87,6 @@ export interface Dialect {
   skipLocked<Query extends Knex.QueryBuilder>(query: Query, table: string): Query;
 
   /**
-   * A text column as an ORDER BY term that sorts by code point whatever the database's
-   * collation: the order JavaScript's `<` gives, so that rows locked by one statement are
-   * locked in the order a loop over the same keys takes them.
-   */
-  codePointOrder(column: string): string;
-
-  /**
    * Makes write transactions that call this for the same table take turns, from the call until
    * they end (rows they insert count too, which row locks cannot cover).
    */

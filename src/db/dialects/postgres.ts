@@ -71,7 +71,6 @@ export const postgres: Dialect = {
   forUpdate: (query) => query.forUpdate() as typeof query,
   forShare: (query) => query.forShare() as typeof query,
   skipLocked: (query, table) => query.forUpdate(table).skipLocked() as typeof query,
-  codePointOrder: (column) => `${column} COLLATE "C"`,
 
   async serializeOn(tx, table) {
     // Conflicts with itself and with every write of the table, not with plain reads.

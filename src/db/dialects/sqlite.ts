@@ -122,7 +122,6 @@ export const sqlite: Dialect = {
   forUpdate: (query) => query,
   forShare: (query) => query,
   skipLocked: (query) => query,
-  codePointOrder: (column) => column,
   serializeOn: () => Promise.resolve(),
   serializeOnKeys: () => Promise.resolve(),
 
