@@ -99,6 +99,7 @@ describeEachDialect(
         '0031_job_search',
         '0033_disposition_retention',
         '0034_job_search_place_terms',
+        '0035_job_search_title_cell_terms',
       ]);
       assert.deepEqual(await existingTables(db), TABLES);
       assert.deepEqual(await pendingMigrations(db), []);
@@ -106,6 +107,7 @@ describeEachDialect(
 
       const reverted = await rollbackAll(db);
       assert.deepEqual(reverted, [
+        '0035_job_search_title_cell_terms',
         '0034_job_search_place_terms',
         '0033_disposition_retention',
         '0031_job_search',

@@ -22,7 +22,11 @@ const CONFIGURATION = 'english';
  * place is one GIN lookup that intersects the words' postings with the place's: it reads the
  * rows that match both, whatever the index holds elsewhere, then keeps the newest. Walking a
  * cell's rows in key order and testing each one's document instead reads every row of the place
- * when its matches are fewer than a page, which grows with the index. A search with a place and
+ * when its matches are fewer than a page, which grows with the index. The GIN lookup itself
+ * still reads the place's cell terms whole (the words' lists are skipped through); the document
+ * therefore also joins each word of the first column with each cell (`engin@#0x187411`), and
+ * the first tier of relevance ("every word in the first column") near a place looks up those
+ * joined terms alone, reading only the postings that match it. A search with a place and
  * no words walks the cells' B-trees in key order (one index scan per cell, merged under the
  * limit). A search without a place walks the key index, or the GIN index when the planner
  * expects few matches.
@@ -45,9 +49,23 @@ export const postgresTextIndex: TextIndexSql = {
         .map((column, level) => `'${cellTermPrefix(level)}' || ${identifier(column)}::text`)
         .join(', ') +
       `], NULL))`;
+    // Each word of the first column joined with each cell of the posting ('engin@#0x187411'):
+    // the "every word in the first column" tier near a place reads only the postings that
+    // match it, not every posting of the place. A generated column may only call immutable
+    // functions, which rules out array_to_string: the stripped tsvector's text ('a' 'b') has
+    // the cell put before each closing quote, and is read back as a tsvector.
+    const firstColumnCellTerms = index.cellColumns
+      .map(
+        (column, level) =>
+          `coalesce(regexp_replace(strip(to_tsvector('${CONFIGURATION}', ` +
+          `coalesce(${identifier(index.textColumns[0]!)}, '')))::text, '''( |$)', ` +
+          `'${JOINED}${cellTermPrefix(level)}' || ${identifier(column)}::text || '''\\1', 'g')` +
+          `::tsvector, ''::tsvector)`,
+      )
+      .join(' || ');
     return [
       `ALTER TABLE ${table} ADD COLUMN ${DOCUMENT} tsvector ` +
-        `GENERATED ALWAYS AS (${weighted} || ${cellTerms}) STORED`,
+        `GENERATED ALWAYS AS (${weighted} || ${cellTerms} || ${firstColumnCellTerms}) STORED`,
       // Inserts go to a pending list that every search reads whole, until it is full or the
       // service's upkeep (or autovacuum) moves it into the index: keep it small.
       `CREATE INDEX ${table}_text_idx ON ${table} USING gin (${DOCUMENT}) ` +
@@ -104,14 +122,34 @@ export const postgresTextIndex: TextIndexSql = {
       const cells = search.cells.ids
         .map((id) => `'${cellTermPrefix(level)}${Math.trunc(id)}'`)
         .join(' | ');
+      if (search.placement === 'first-column') {
+        // Every word in the first column near the place: the words' joined terms, each word in
+        // any of the cells, built from the words' lexemes as the document's were.
+        return {
+          sql:
+            `SELECT ${columns} FROM ${table} AS ${ROW_ALIAS} ` +
+            `WHERE ${[`${ROW_ALIAS}.${DOCUMENT} @@ ${JOINED_QUERY}`, ...where.sql].join(' AND ')} ` +
+            `ORDER BY ${ROW_ALIAS}.${key} + 0 DESC LIMIT ?`,
+          bindings: [
+            // An array literal: knex would spread a JavaScript array into a list of bindings.
+            `{${search.cells.ids.map((id) => `"${JOINED}${cellTermPrefix(level)}${Math.trunc(id)}"`).join(',')}}`,
+            plainWords(search.words).join(' '),
+            ...where.bindings,
+            search.limit,
+          ],
+        };
+      }
       return {
         sql:
           `SELECT ${columns} FROM ${table} AS ${ROW_ALIAS} ` +
           `WHERE ${[
             `${ROW_ALIAS}.${DOCUMENT} @@ (to_tsquery('${CONFIGURATION}', ?) && ?::tsquery)`,
+            // Words that are all stop words make an empty query, and `empty && cells` is the
+            // cells alone: such words match nothing, as they do without a place.
+            `numnode(to_tsquery('${CONFIGURATION}', ?)) > 0`,
             ...where.sql,
           ].join(' AND ')} ORDER BY ${ROW_ALIAS}.${key} + 0 DESC LIMIT ?`,
-        bindings: [text, cells, ...where.bindings, search.limit],
+        bindings: [text, cells, text, ...where.bindings, search.limit],
       };
     }
     if (text !== null) {
@@ -140,6 +178,19 @@ export const postgresTextIndex: TextIndexSql = {
 };
 
 const DOCUMENT = 'text_document';
+
+/** Between a word of the first column and a cell's term in their joined term. */
+const JOINED = '@';
+
+/**
+ * The tsquery of every word (its lexemes, as to_tsvector makes them) joined with any of the
+ * cells: `('engin@#0x1' | 'engin@#0x2') & ('softwar@#0x1' | …)`; bindings: the cells' joined
+ * suffixes, then the words. No lexeme (only stop words) makes it null, which matches nothing.
+ */
+const JOINED_QUERY =
+  `(SELECT string_agg('(' || (SELECT string_agg(quote_literal(lexeme || suffix), ' | ') ` +
+  `FROM unnest(?::text[]) AS suffix) || ')', ' & ') ` +
+  `FROM unnest(tsvector_to_array(to_tsvector('${CONFIGURATION}', ?))) AS lexeme)::tsquery`;
 
 /** The GIN pending list's bound: a search reads it whole (1 MB of it took about 8 ms). */
 const PENDING_LIST_KB = 256;

@@ -30,6 +30,7 @@ import * as partnerDispositions from './0030_partner_dispositions.js';
 import * as jobSearch from './0031_job_search.js';
 import * as dispositionRetention from './0033_disposition_retention.js';
 import * as jobSearchPlaceTerms from './0034_job_search_place_terms.js';
+import * as jobSearchTitleCellTerms from './0035_job_search_title_cell_terms.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -73,6 +74,7 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migration]> =
   ['0031_job_search', jobSearch],
   ['0033_disposition_retention', dispositionRetention],
   ['0034_job_search_place_terms', jobSearchPlaceTerms],
+  ['0035_job_search_title_cell_terms', jobSearchTitleCellTerms],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {

@@ -1,0 +1,12 @@
+import { up as upgradeTextIndex } from './0034_job_search_place_terms.js';
+
+/**
+ * The job search's text index upgraded again, as 0034 did: on PostgreSQL each posting's document
+ * now also joins each title word with each of its cells (src/db/dialects/postgres-text-search.ts),
+ * so that "every word in the title" near a place reads only the postings that match it; the
+ * document is computed again for every row. SQLite's index is unchanged.
+ */
+export const up = upgradeTextIndex;
+
+/** The new shape answers every search the old one did: nothing to undo. */
+export async function down(): Promise<void> {}
