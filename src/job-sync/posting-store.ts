@@ -75,21 +75,20 @@ export function rowOf(posting: StoredPosting): PostingRow {
 /** The SQL of job_postings; Job Sync is its only writer. */
 export class PostingStore extends Store {
   /**
-   * The stored postings under these keys (one app and employer), by keyString. Each key, and
-   * each sourceName among them (one sourceType per sourceName), is held until the transaction
-   * ends whether a posting holds it yet or not: another writer of any of them waits for this
-   * transaction's end. Call it once per transaction with every key it writes, and two writers
-   * never deadlock.
+   * The stored postings under these keys (one app and employer), by keyString. Each key is held
+   * until the transaction ends whether a posting holds it yet or not: another writer of any of
+   * them waits for this transaction's end. Call it once per transaction with every key it
+   * writes, and two writers never deadlock.
    */
   async lockByKeys(keys: readonly PostingKey[]): Promise<Map<string, StoredPosting>> {
     const found = new Map<string, StoredPosting>();
     if (!keys.length) return found;
     const { appId, employerId } = keys[0]!;
     const owner = `${appId}\u0000${employerId}`;
-    await this.serializeOnKeys(TABLE, [
-      ...keys.map((key) => `${owner}\u0000key\u0000${keyString(key)}`),
-      ...keys.map((key) => `${owner}\u0000sourceName\u0000${key.sourceName}`),
-    ]);
+    await this.serializeOnKeys(
+      TABLE,
+      keys.map((key) => `${owner}\u0000${keyString(key)}`),
+    );
     const rows: PostingRow[] = await this.forUpdate(
       this.db<PostingRow>(TABLE)
         .where({ app_id: appId, employer_id: employerId })

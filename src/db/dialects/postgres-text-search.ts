@@ -24,7 +24,7 @@ const CONFIGURATION = 'english';
  * cell's rows in key order and testing each one's document instead reads every row of the place
  * when its matches are fewer than a page, which grows with the index. The GIN lookup itself
  * still reads the place's cell terms whole (the words' lists are skipped through); the document
- * therefore also joins each word of the first column with each cell (`engin@#0x187411`), and
+ * therefore also joins each word of the first column with its finest cell (`engin@#0x187411`), and
  * the first tier of relevance ("every word in the first column") near a place looks up those
  * joined terms alone, reading only the postings that match it. A search with a place and
  * no words walks the cells' B-trees in key order (one index scan per cell, merged under the
@@ -49,20 +49,19 @@ export const postgresTextIndex: TextIndexSql = {
         .map((column, level) => `'${cellTermPrefix(level)}' || ${identifier(column)}::text`)
         .join(', ') +
       `], NULL))`;
-    // Each word of the first column joined with each cell of the posting ('engin@#0x187411'):
+    // Each word of the first column joined with the posting's finest cell ('engin@#0x187411'):
     // the "every word in the first column" tier near a place reads only the postings that
-    // match it, not every posting of the place. A generated column may only call immutable
-    // functions, which rules out array_to_string: the stripped tsvector's text ('a' 'b') has
-    // the cell put before each closing quote, and is read back as a tsvector.
-    const firstColumnCellTerms = index.cellColumns
-      .map(
-        (column, level) =>
-          `coalesce(regexp_replace(strip(to_tsvector('${CONFIGURATION}', ` +
-          `coalesce(${identifier(index.textColumns[0]!)}, '')))::text, '''( |$)', ` +
-          `'${JOINED}${cellTermPrefix(level)}' || ${identifier(column)}::text || '''\\1', 'g')` +
-          `::tsvector, ''::tsvector)`,
-      )
-      .join(' || ');
+    // match it, not every posting of the place. Only the finest level, which everyday radii use:
+    // every joined term is work for every write, and searches wide enough for the coarser cells
+    // keep the `word:A & cells` lookup. A generated column may only call immutable functions,
+    // which rules out array_to_string: the stripped tsvector's text ('a' 'b') has the cell put
+    // before each closing quote, and is read back as a tsvector.
+    const firstColumnCellTerms =
+      `coalesce(regexp_replace(strip(to_tsvector('${CONFIGURATION}', ` +
+      `coalesce(${identifier(index.textColumns[0]!)}, '')))::text, '''( |$)', ` +
+      `'${JOINED}${cellTermPrefix(JOINED_LEVEL)}' || ` +
+      `${identifier(index.cellColumns[JOINED_LEVEL]!)}::text || '''\\1', 'g')` +
+      `::tsvector, ''::tsvector)`;
     return [
       `ALTER TABLE ${table} ADD COLUMN ${DOCUMENT} tsvector ` +
         `GENERATED ALWAYS AS (${weighted} || ${cellTerms} || ${firstColumnCellTerms}) STORED`,
@@ -122,7 +121,7 @@ export const postgresTextIndex: TextIndexSql = {
       const cells = search.cells.ids
         .map((id) => `'${cellTermPrefix(level)}${Math.trunc(id)}'`)
         .join(' | ');
-      if (search.placement === 'first-column') {
+      if (search.placement === 'first-column' && level === JOINED_LEVEL) {
         // Every word in the first column near the place: the words' joined terms, each word in
         // any of the cells, built from the words' lexemes as the document's were.
         return {
@@ -178,6 +177,9 @@ export const postgresTextIndex: TextIndexSql = {
 };
 
 const DOCUMENT = 'text_document';
+
+/** The cell level whose cells the first column's words are joined with: the finest. */
+const JOINED_LEVEL = 0;
 
 /** Between a word of the first column and a cell's term in their joined term. */
 const JOINED = '@';
