@@ -34,9 +34,16 @@ export class CpuMeter {
   /** CPU seconds used since the meter started, over the processes alive at both ends. */
   stop(): number {
     let used = 0;
+    for (const seconds of this.stopEach().values()) used += seconds;
+    return used;
+  }
+
+  /** The same, per process. */
+  stopEach(): Map<number, number> {
+    const used = new Map<number, number>();
     for (const pid of this.processIds()) {
       const before = this.started.get(pid);
-      if (before !== undefined) used += Math.max(0, cpuSecondsOf(pid) - before);
+      if (before !== undefined) used.set(pid, Math.max(0, cpuSecondsOf(pid) - before));
     }
     return used;
   }

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { WORKER_SLOT_VARIABLE } from '../src/cluster/worker-pool.js';
 
 /** The last output of a child kept for error messages. */
 const OUTPUT_KEPT = 8_000;
@@ -85,6 +86,30 @@ function childrenOf(pid: number): number[] {
     );
   } catch {
     return [];
+  }
+}
+
+/**
+ * The cluster slot (src/cluster/worker-pool.ts) of the worker that used the most CPU, from
+ * CPU seconds per process; null when no process is a cluster worker. One connection's requests
+ * all go to the worker that accepted it, so this names the worker that served them.
+ */
+export function busiestWorkerSlot(cpuSeconds: ReadonlyMap<number, number>): number | null {
+  let busiest: { slot: number; seconds: number } | null = null;
+  for (const [pid, seconds] of cpuSeconds) {
+    const slot = workerSlotOf(pid);
+    if (slot !== null && (!busiest || seconds > busiest.seconds)) busiest = { slot, seconds };
+  }
+  return busiest?.slot ?? null;
+}
+
+function workerSlotOf(pid: number): number | null {
+  try {
+    const variables = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+    const slot = variables.find((entry) => entry.startsWith(`${WORKER_SLOT_VARIABLE}=`));
+    return slot ? Number(slot.slice(WORKER_SLOT_VARIABLE.length + 1)) : null;
+  } catch {
+    return null;
   }
 }
 

@@ -45,6 +45,7 @@ export class IndexUpkeep {
    */
   async compact(): Promise<void> {
     while (await this.store.upkeepStep(STEP_PAGES, 'compact'));
+    await this.store.afterBulkLoad();
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { PostingSnapshot } from '../job-sync/posting-snapshot.js';
 import { cellsOf } from './geo-cells.js';
 import type { Places } from './places/places.js';
+import { titleCellTermsOf } from './title-cell-terms.js';
 
 /** A row of job_search_postings (migration 0031), as stores read and write it. */
 export interface SearchRow {
@@ -32,6 +33,8 @@ export interface SearchRow {
   date_published: number;
   active_from: number;
   updated_at: number;
+  /** The title's words joined with cell_fine (title-cell-terms.ts); empty without a place. */
+  title_cell_terms: string;
 }
 
 /** Every column of a search row, in the order the table has them. */
@@ -64,6 +67,7 @@ export const SEARCH_COLUMNS: readonly (keyof SearchRow)[] = [
   'date_published',
   'active_from',
   'updated_at',
+  'title_cell_terms',
 ];
 
 /**
@@ -93,6 +97,7 @@ export function searchRowOf(posting: PostingSnapshot, places: Places): Omit<Sear
     longitude: place?.longitude ?? null,
     cell_fine: cells?.cell_fine ?? null,
     cell_coarse: cells?.cell_coarse ?? null,
+    title_cell_terms: titleCellTermsOf(posting.title, cells?.cell_fine ?? null),
     salary_currency: posting.salary?.currency ?? null,
     salary_minimum_minor: posting.salary?.minimumMinor ?? null,
     salary_maximum_minor: posting.salary?.maximumMinor ?? null,

@@ -4,7 +4,7 @@ import type { JobSearchSettings } from '../config.js';
 import type { WordPlacement } from '../db/dialects/text-search.js';
 import { ValidationError } from '../errors.js';
 import { boundingBox, distanceKm } from './geo.js';
-import { coveringCells } from './geo-cells.js';
+import { coveringCells, GRID_LEVELS } from './geo-cells.js';
 import type { SearchRow } from './indexed-posting.js';
 import type { Places } from './places/places.js';
 import { decodeCursor, encodeCursor, fingerprintOf, type CursorPosition } from './search-cursor.js';
@@ -15,6 +15,7 @@ import {
   type SearchRequest,
 } from './search-request.js';
 import type { IndexSearch, SearchStore } from './search-store.js';
+import { titleCellQueryOf } from './title-cell-terms.js';
 
 /** One result of a page: the posting's searchable document and the result's tracking key. */
 export interface SearchResult {
@@ -142,7 +143,7 @@ export class JobSearch {
         bindings: [now - request.withinHours * 3_600_000],
       });
     }
-    if (!request.near) return { words: request.words, cells: null, conditions };
+    if (!request.near) return { words: request.words, cells: null, joinedTerms: null, conditions };
     const { place, radiusKm } = request.near;
     const box = boundingBox(place, radiusKm);
     conditions.push({
@@ -161,7 +162,14 @@ export class JobSearch {
           : { sql: 'indexed.longitude BETWEEN ? AND ?', bindings: [min, max] },
       );
     }
-    return { words: request.words, cells: coveringCells(place, radiusKm), conditions };
+    const cells = coveringCells(place, radiusKm);
+    return {
+      words: request.words,
+      cells,
+      joinedTerms:
+        cells?.column === GRID_LEVELS[0].column ? titleCellQueryOf(request.words, cells.ids) : null,
+      conditions,
+    };
   }
 }
 

@@ -6,11 +6,13 @@ export const SEARCH_TABLE = 'job_search_postings';
 
 /**
  * Its text index: title first (the "all words in the title" tier of relevance), then company
- * and description; one grid cell column per level.
+ * and description; one grid cell column per level; the title's words joined with the finest
+ * cell (title-cell-terms.ts).
  */
 export const SEARCH_TEXT_INDEX: TextIndex = {
   table: SEARCH_TABLE,
   key: 'sort_key',
   textColumns: ['title', 'company_name', 'description_text'],
   cellColumns: GRID_LEVELS.map((level) => level.column),
+  joinedTermsColumn: 'title_cell_terms',
 };

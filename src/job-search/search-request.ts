@@ -1,6 +1,7 @@
 import { ValidationError } from '../errors.js';
 import { KM_PER_MILE, type Point } from './geo.js';
 import type { Place, Places } from './places/places.js';
+import { searchWordsOf } from './title-cell-terms.js';
 
 export type SearchSort = 'RELEVANCE' | 'DATE';
 export type RadiusUnit = 'MILES' | 'KILOMETERS';
@@ -64,13 +65,7 @@ export function wordsOf(what: string): string[] {
   if (what.length > LONGEST_TEXT) {
     throw new ValidationError(`what must be at most ${LONGEST_TEXT} characters`, 'what');
   }
-  const words = what
-    .normalize('NFC')
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .map((word) => word.replace(/[^\p{Ll}\p{Lo}\p{N}]/gu, ''))
-    .filter(Boolean);
-  const distinct = [...new Set(words)];
+  const distinct = [...new Set(searchWordsOf(what))];
   if (distinct.length > MOST_WORDS) {
     throw new ValidationError(`what must have at most ${MOST_WORDS} words`, 'what');
   }

@@ -56,6 +56,16 @@ export class SearchStore extends Store {
     );
   }
 
+  /**
+   * What the engine does once a bulk load is compacted, outside any transaction (PostgreSQL:
+   * the joined terms' visibility map set, so that the title tier reads their B-tree alone).
+   */
+  async afterBulkLoad(): Promise<void> {
+    for (const statement of this.dialect.textIndex.afterBulkLoad(SEARCH_TEXT_INDEX)) {
+      await this.db.raw(statement);
+    }
+  }
+
   /** How many postings the index holds; for the seed's report. */
   async count(): Promise<number> {
     const [row] = await this.db(SEARCH_TABLE).count({ count: '*' });

@@ -45,6 +45,8 @@ describe('benchmark harness (--quick, tiny)', function () {
           '400',
           '--job-search-requests',
           '16',
+          '--job-search-warmup',
+          '8',
         ],
       ],
       { cwd: REPOSITORY, stdio: ['ignore', 'pipe', 'pipe'] },
@@ -124,6 +126,8 @@ describe('benchmark harness (--quick, tiny)', function () {
     for (const stage of [jobSearch.small, jobSearch.large]) {
       assert.equal(stage.requests, 16);
       assert.ok(stage.latencyMs.p50 > 0);
+      assert.equal(stage.searchP50Ms.length, 8, 'a p50 for each search');
+      assert.ok(stage.searchP50Ms.every((p50: number) => p50 > 0));
     }
     assert.ok(jobSearch.large.meanResults > 0, 'the searches found nothing');
     assert.equal(typeof jobSearch.met, 'boolean');

@@ -100,6 +100,7 @@ describeEachDialect(
         '0033_disposition_retention',
         '0034_job_search_place_terms',
         '0035_job_search_title_cell_terms',
+        '0036_job_search_joined_title_terms',
       ]);
       assert.deepEqual(await existingTables(db), TABLES);
       assert.deepEqual(await pendingMigrations(db), []);
@@ -107,6 +108,7 @@ describeEachDialect(
 
       const reverted = await rollbackAll(db);
       assert.deepEqual(reverted, [
+        '0036_job_search_joined_title_terms',
         '0035_job_search_title_cell_terms',
         '0034_job_search_place_terms',
         '0033_disposition_retention',

@@ -165,6 +165,33 @@ describeEachDialect('job search', (database) => {
       }
     });
 
+    it('ranks a title with the words inflected in the title tier near a place', async () => {
+      await index(
+        posting({
+          title: 'Engineering Manager, Software Engineers',
+          location: { cityRegionPostal: 'Austin, TX' },
+          datePublished: NOW - 9 * HOUR,
+        }),
+        posting({
+          title: 'Office Manager',
+          description: 'Supports our software engineering teams.',
+          location: { cityRegionPostal: 'Austin, TX' },
+          datePublished: NOW - 0.5 * HOUR,
+        }),
+      );
+      // The newest posting has the words in its description only: it comes after every title.
+      assert.deepEqual(
+        await titles({ what: 'Software ENGINEERS', location: { where: 'Austin, TX', radius: 25 } }),
+        [
+          'Senior Software Engineer',
+          'Software Engineer II',
+          'Engineering Manager, Software Engineers',
+          'Office Manager',
+          'Platform Developer',
+        ],
+      );
+    });
+
     it('finds every word in company and description too, stemmed', async () => {
       assert.deepEqual(await titles({ what: 'infrastructures' }), ['Platform Developer']);
       assert.deepEqual(await titles({ what: 'acme barista' }), ['Barista']);

@@ -4,6 +4,7 @@ import {
   plainWords,
   ROW_ALIAS,
   selectedColumns,
+  type TextIndex,
   type TextIndexSql,
   type TextSearch,
 } from './text-search.js';
@@ -23,10 +24,12 @@ const CONFIGURATION = 'english';
  * rows that match both, whatever the index holds elsewhere, then keeps the newest. Walking a
  * cell's rows in key order and testing each one's document instead reads every row of the place
  * when its matches are fewer than a page, which grows with the index. The GIN lookup itself
- * still reads the place's cell terms whole (the words' lists are skipped through); the document
- * therefore also joins each word of the first column with its finest cell (`engin@#0x187411`), and
- * the first tier of relevance ("every word in the first column") near a place looks up those
- * joined terms alone, reading only the postings that match it. A search with a place and
+ * still reads the place's cell terms whole (the words' lists are skipped through), and a GIN
+ * index gives its matches in no order, so a page reads every row that matches. The first tier
+ * of relevance ("every word in the first column") near a place at the finest level therefore
+ * reads the application's joined terms (`joinedTermsColumn`, `enginx187411`) from a table of
+ * their own keyed by (term, key): each term's keys in order, read index-only and newest first,
+ * then one row per key until the page is full. A search with a place and
  * no words walks the cells' B-trees in key order (one index scan per cell, merged under the
  * limit). A search without a place walks the key index, or the GIN index when the planner
  * expects few matches.
@@ -49,22 +52,9 @@ export const postgresTextIndex: TextIndexSql = {
         .map((column, level) => `'${cellTermPrefix(level)}' || ${identifier(column)}::text`)
         .join(', ') +
       `], NULL))`;
-    // Each word of the first column joined with the posting's finest cell ('engin@#0x187411'):
-    // the "every word in the first column" tier near a place reads only the postings that
-    // match it, not every posting of the place. Only the finest level, which everyday radii use:
-    // every joined term is work for every write, and searches wide enough for the coarser cells
-    // keep the `word:A & cells` lookup. A generated column may only call immutable functions,
-    // which rules out array_to_string: the stripped tsvector's text ('a' 'b') has the cell put
-    // before each closing quote, and is read back as a tsvector.
-    const firstColumnCellTerms =
-      `coalesce(regexp_replace(strip(to_tsvector('${CONFIGURATION}', ` +
-      `coalesce(${identifier(index.textColumns[0]!)}, '')))::text, '''( |$)', ` +
-      `'${JOINED}${cellTermPrefix(JOINED_LEVEL)}' || ` +
-      `${identifier(index.cellColumns[JOINED_LEVEL]!)}::text || '''\\1', 'g')` +
-      `::tsvector, ''::tsvector)`;
     return [
       `ALTER TABLE ${table} ADD COLUMN ${DOCUMENT} tsvector ` +
-        `GENERATED ALWAYS AS (${weighted} || ${cellTerms} || ${firstColumnCellTerms}) STORED`,
+        `GENERATED ALWAYS AS (${weighted} || ${cellTerms}) STORED`,
       // Inserts go to a pending list that every search reads whole, until it is full or the
       // service's upkeep (or autovacuum) moves it into the index: keep it small.
       `CREATE INDEX ${table}_text_idx ON ${table} USING gin (${DOCUMENT}) ` +
@@ -76,12 +66,14 @@ export const postgresTextIndex: TextIndexSql = {
         // most-common-values list to walk them in key order rather than read them whole.
         `ALTER TABLE ${table} ALTER COLUMN ${column} SET STATISTICS 1000`,
       ]),
+      ...(index.joinedTermsColumn ? createJoinedTerms(index, index.joinedTermsColumn) : []),
     ];
   },
 
   drop(index) {
     const table = identifier(index.table);
     return [
+      ...(index.joinedTermsColumn ? dropJoinedTerms(index) : []),
       ...index.cellColumns.map((column) => `DROP INDEX ${table}_${identifier(column)}_idx`),
       `DROP INDEX ${table}_text_idx`,
       `ALTER TABLE ${table} DROP COLUMN ${DOCUMENT}`,
@@ -92,6 +84,22 @@ export const postgresTextIndex: TextIndexSql = {
     // The generated column computes every row's document again when it is added back.
     return [...postgresTextIndex.drop(index), ...postgresTextIndex.create(index)];
   },
+
+  // Adding the generated column computed every row's document; the joined terms are copied.
+  fill(index) {
+    if (!index.joinedTermsColumn) return [];
+    return [
+      `INSERT INTO ${termsTable(index)} (term, key) SELECT DISTINCT term, ${identifier(index.key)} ` +
+        `FROM ${identifier(index.table)}, ${termsOf(identifier(index.joinedTermsColumn))} ` +
+        `WHERE term <> ''`,
+    ];
+  },
+
+  // The joined terms are read from their B-tree alone only where the visibility map says a
+  // page is all visible; autovacuum sets it some time after a bulk load, the load itself now.
+  // A role that does not own the table gets a warning and nothing done.
+  afterBulkLoad: (index) =>
+    index.joinedTermsColumn ? [`VACUUM (ANALYZE) ${termsTable(index)}`] : [],
 
   upkeep: {
     // Both kinds: the pending list moved into the index (every search reads the list whole).
@@ -121,18 +129,34 @@ export const postgresTextIndex: TextIndexSql = {
       const cells = search.cells.ids
         .map((id) => `'${cellTermPrefix(level)}${Math.trunc(id)}'`)
         .join(' | ');
-      if (search.placement === 'first-column' && level === JOINED_LEVEL) {
-        // Every word in the first column near the place: the words' joined terms, each word in
-        // any of the cells, built from the words' lexemes as the document's were.
+      const joined =
+        index.joinedTermsColumn && search.joinedTerms && level === 0
+          ? { column: identifier(index.joinedTermsColumn), terms: search.joinedTerms }
+          : null;
+      if (joined && search.placement === 'first-column') {
+        return joinedTermsSearch(index, search, joined.terms, where);
+      }
+      if (joined && search.placement === 'not-all-in-first-column') {
+        // The words and the place, but not the first tier: not every word's term in the row's
+        // own joined terms (the row's cell is one of the search's, so its term for a word is
+        // among the word's terms when the word is in its first column).
+        const notFirst = joined.terms.map(
+          () => `string_to_array(${ROW_ALIAS}.${joined.column}, ' ') && ?::text[]`,
+        );
         return {
           sql:
             `SELECT ${columns} FROM ${table} AS ${ROW_ALIAS} ` +
-            `WHERE ${[`${ROW_ALIAS}.${DOCUMENT} @@ ${JOINED_QUERY}`, ...where.sql].join(' AND ')} ` +
-            `ORDER BY ${ROW_ALIAS}.${key} + 0 DESC LIMIT ?`,
+            `WHERE ${[
+              `${ROW_ALIAS}.${DOCUMENT} @@ (to_tsquery('${CONFIGURATION}', ?) && ?::tsquery)`,
+              `numnode(to_tsquery('${CONFIGURATION}', ?)) > 0`,
+              `NOT (${notFirst.join(' AND ')})`,
+              ...where.sql,
+            ].join(' AND ')} ORDER BY ${ROW_ALIAS}.${key} + 0 DESC LIMIT ?`,
           bindings: [
-            // An array literal: knex would spread a JavaScript array into a list of bindings.
-            `{${search.cells.ids.map((id) => `"${JOINED}${cellTermPrefix(level)}${Math.trunc(id)}"`).join(',')}}`,
-            plainWords(search.words).join(' '),
+            anywhere(search),
+            cells,
+            anywhere(search),
+            ...joined.terms.map(arrayLiteral),
             ...where.bindings,
             search.limit,
           ],
@@ -178,22 +202,6 @@ export const postgresTextIndex: TextIndexSql = {
 
 const DOCUMENT = 'text_document';
 
-/** The cell level whose cells the first column's words are joined with: the finest. */
-const JOINED_LEVEL = 0;
-
-/** Between a word of the first column and a cell's term in their joined term. */
-const JOINED = '@';
-
-/**
- * The tsquery of every word (its lexemes, as to_tsvector makes them) joined with any of the
- * cells: `('engin@#0x1' | 'engin@#0x2') & ('softwar@#0x1' | …)`; bindings: the cells' joined
- * suffixes, then the words. No lexeme (only stop words) makes it null, which matches nothing.
- */
-const JOINED_QUERY =
-  `(SELECT string_agg('(' || (SELECT string_agg(quote_literal(lexeme || suffix), ' | ') ` +
-  `FROM unnest(?::text[]) AS suffix) || ')', ' & ') ` +
-  `FROM unnest(tsvector_to_array(to_tsvector('${CONFIGURATION}', ?))) AS lexeme)::tsquery`;
-
 /** The GIN pending list's bound: a search reads it whole (1 MB of it took about 8 ms). */
 const PENDING_LIST_KB = 256;
 
@@ -215,4 +223,109 @@ function textQuery(search: TextSearch): string | null {
     case 'not-all-in-first-column':
       return `${all('')} & !${all(`:${WEIGHTS[0]}`)}`;
   }
+}
+
+/** The tsquery text of every word anywhere. */
+function anywhere(search: TextSearch): string {
+  return plainWords(search.words).join(' & ');
+}
+
+/** A text[] literal of plain terms: knex would spread a JavaScript array into many bindings. */
+function arrayLiteral(terms: readonly string[]): string {
+  return `{${plainWords(terms).join(',')}}`;
+}
+
+/** The table of the joined terms, a B-tree ordered by term then key. */
+function termsTable(index: TextIndex): string {
+  return `${identifier(index.table)}_joined_terms`;
+}
+
+/** The terms of a row's joined column as a set-returning FROM item named `term`. */
+function termsOf(column: string): string {
+  return `unnest(string_to_array(${column}, ' ')) AS term`;
+}
+
+/**
+ * The joined terms (src/job-search/title-cell-terms.ts) as rows of a table keyed by (term,
+ * key), kept by statement triggers on the indexed table: a B-tree holds each term's keys in
+ * order and reads only those, where a GIN index holds them unordered and a page would read
+ * every row that matches.
+ */
+function createJoinedTerms(index: TextIndex, column: string): string[] {
+  const table = identifier(index.table);
+  const terms = termsTable(index);
+  const key = identifier(index.key);
+  const joined = identifier(column);
+  return [
+    `CREATE TABLE ${terms} (term text NOT NULL, key bigint NOT NULL, PRIMARY KEY (term, key))`,
+    `CREATE FUNCTION ${terms}_sync() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN ` +
+      `IF TG_OP <> 'INSERT' THEN ` +
+      `DELETE FROM ${terms} USING (SELECT DISTINCT term, ${key} AS key FROM removed, ` +
+      `${termsOf(`removed.${joined}`)}) AS gone ` +
+      `WHERE ${terms}.term = gone.term AND ${terms}.key = gone.key; END IF; ` +
+      `IF TG_OP <> 'DELETE' THEN ` +
+      `INSERT INTO ${terms} (term, key) SELECT DISTINCT term, ${key} FROM added, ` +
+      `${termsOf(`added.${joined}`)} WHERE term <> ''; END IF; ` +
+      `RETURN NULL; END $$`,
+    `CREATE TRIGGER ${terms}_insert AFTER INSERT ON ${table} REFERENCING NEW TABLE AS added ` +
+      `FOR EACH STATEMENT EXECUTE FUNCTION ${terms}_sync()`,
+    `CREATE TRIGGER ${terms}_delete AFTER DELETE ON ${table} REFERENCING OLD TABLE AS removed ` +
+      `FOR EACH STATEMENT EXECUTE FUNCTION ${terms}_sync()`,
+    `CREATE TRIGGER ${terms}_update AFTER UPDATE ON ${table} ` +
+      `REFERENCING OLD TABLE AS removed NEW TABLE AS added ` +
+      `FOR EACH STATEMENT EXECUTE FUNCTION ${terms}_sync()`,
+  ];
+}
+
+function dropJoinedTerms(index: TextIndex): string[] {
+  const table = identifier(index.table);
+  const terms = termsTable(index);
+  return [
+    ...['insert', 'delete', 'update'].map((event) => `DROP TRIGGER ${terms}_${event} ON ${table}`),
+    `DROP FUNCTION ${terms}_sync()`,
+    `DROP TABLE ${terms}`,
+  ];
+}
+
+/**
+ * Every word in the first column near the place, from the joined terms: the keys holding one
+ * of each word's terms, newest first (index-only reads of the B-tree), then each row by its key
+ * until the page is full. The row must still match the words anywhere in its document, so that
+ * the two tiers split exactly what the words match even where PostgreSQL's stems and the
+ * application's disagree.
+ */
+function joinedTermsSearch(
+  index: TextIndex,
+  search: TextSearch,
+  terms: readonly (readonly string[])[],
+  where: { sql: string[]; bindings: unknown[] },
+): { sql: string; bindings: unknown[] } {
+  const table = identifier(index.table);
+  const key = identifier(index.key);
+  const before = search.before === null ? '' : ' AND key < ?';
+  const keys = terms
+    .map(() => `SELECT key FROM ${termsTable(index)} WHERE term = ANY (?::text[])${before}`)
+    .join(' INTERSECT ');
+  // LIMIT 1 keeps the lateral row lookup a nested loop over the keys in order, which stops at
+  // the page's end, rather than a join of every key.
+  const row =
+    `SELECT ${selectedColumns(search)} FROM ${table} AS ${ROW_ALIAS} ` +
+    `WHERE ${[
+      `${ROW_ALIAS}.${key} = found.key`,
+      `${ROW_ALIAS}.${DOCUMENT} @@ to_tsquery('${CONFIGURATION}', ?)`,
+      ...where.sql,
+    ].join(' AND ')} LIMIT 1`;
+  return {
+    sql:
+      `SELECT matched.* FROM (${keys} ORDER BY key DESC) AS found ` +
+      `CROSS JOIN LATERAL (${row}) AS matched ORDER BY found.key DESC LIMIT ?`,
+    bindings: [
+      ...terms.flatMap((each) =>
+        search.before === null ? [arrayLiteral(each)] : [arrayLiteral(each), search.before],
+      ),
+      anywhere(search),
+      ...where.bindings,
+      search.limit,
+    ],
+  };
 }

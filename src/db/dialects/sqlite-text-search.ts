@@ -26,14 +26,12 @@ export const sqliteTextIndex: TextIndexSql = {
   create(index) {
     const fts = ftsTable(index);
     const key = identifier(index.key);
-    const columns = [...index.textColumns.map(identifier), CELLS];
-    const values = (row: string) =>
-      [...index.textColumns.map((column) => `${row}.${column}`), cellTokens(index, row)].join(', ');
     const insert = (row: string) =>
-      `INSERT INTO ${fts} (rowid, ${columns.join(', ')}) VALUES (${row}.${key}, ${values(row)});`;
+      `INSERT INTO ${fts} (rowid, ${ftsColumns(index).join(', ')}) ` +
+      `VALUES (${row}.${key}, ${ftsValues(index, row)});`;
     const remove = (row: string) => `DELETE FROM ${fts} WHERE rowid = ${row}.${key};`;
     return [
-      `CREATE VIRTUAL TABLE ${fts} USING fts5(${columns.join(', ')}, content='', ` +
+      `CREATE VIRTUAL TABLE ${fts} USING fts5(${ftsColumns(index).join(', ')}, content='', ` +
         `contentless_delete=1, tokenize='porter unicode61 remove_diacritics 2')`,
       `INSERT INTO ${fts} (${fts}, rank) VALUES ('usermerge', ${MERGE_AT_SEGMENTS})`,
       `CREATE TRIGGER ${fts}_insert AFTER INSERT ON ${index.table} BEGIN ${insert('new')} END`,
@@ -58,6 +56,19 @@ export const sqliteTextIndex: TextIndexSql = {
     const fts = ftsTable(index);
     return [`INSERT INTO ${fts} (${fts}, rank) VALUES ('usermerge', ${MERGE_AT_SEGMENTS})`];
   },
+
+  fill(index) {
+    const fts = ftsTable(index);
+    const table = identifier(index.table);
+    return [
+      `INSERT INTO ${fts} (rowid, ${ftsColumns(index).join(', ')}) ` +
+        `SELECT ${table}.${identifier(index.key)}, ${ftsValues(index, table)} FROM ${table}`,
+      // One segment, as after a bulk load.
+      `INSERT INTO ${fts} (${fts}) VALUES ('optimize')`,
+    ];
+  },
+
+  afterBulkLoad: () => [],
 
   upkeep: {
     async step(index, kind, pages, on) {
@@ -111,6 +122,24 @@ function ftsTable(index: TextIndex): string {
   return `${identifier(index.table)}_text`;
 }
 
+/** The FTS5 table's columns: the text columns, the cells, and the joined terms if any. */
+function ftsColumns(index: TextIndex): string[] {
+  return [
+    ...index.textColumns.map(identifier),
+    CELLS,
+    ...(index.joinedTermsColumn ? [identifier(index.joinedTermsColumn)] : []),
+  ];
+}
+
+/** What a row of the indexed table (`row`, a name or alias) puts in each of ftsColumns. */
+function ftsValues(index: TextIndex, row: string): string {
+  return [
+    ...index.textColumns.map((column) => `${row}.${identifier(column)}`),
+    cellTokens(index, row),
+    ...(index.joinedTermsColumn ? [`${row}.${identifier(index.joinedTermsColumn)}`] : []),
+  ].join(', ');
+}
+
 /** `'c0x' || row.cell_a || ' c1x' || row.cell_b`: the tokens of a row's cells. */
 function cellTokens(index: TextIndex, row: string): string {
   if (!index.cellColumns.length) return "''";
@@ -126,13 +155,20 @@ function matchExpression(index: TextIndex, search: TextSearch): string | null {
   if (words.length) {
     const all = `(${words.map((word) => `"${word}"`).join(' AND ')})`;
     const anywhere = `({${index.textColumns.join(' ')}} : ${all})`;
-    const first = `({${index.textColumns[0]}} : ${all})`;
+    // Near a place at the first level, "every word in the first column" is the words' joined
+    // terms in the place's cells: FTS5 then walks only the rows that hold them. Still ANDed
+    // with `anywhere`, so that the two tiers split exactly the rows the words match even where
+    // the application's stems and FTS5's disagree.
+    const joined = joinedMatch(index, search);
+    const first = joined ? `(${anywhere} AND ${joined})` : `({${index.textColumns[0]}} : ${all})`;
+    // The joined terms hold the cells: nothing more to match.
+    if (joined && search.placement === 'first-column') return first;
     parts.push(
       search.placement === 'anywhere'
         ? anywhere
         : search.placement === 'first-column'
           ? first
-          : `(${anywhere} NOT ${first})`,
+          : `(${anywhere} NOT ${joined ?? first})`,
     );
   }
   if (search.cells) {
@@ -142,4 +178,14 @@ function matchExpression(index: TextIndex, search: TextSearch): string | null {
     parts.push(`(${CELLS} : (${tokens.join(' OR ')}))`);
   }
   return parts.length ? parts.join(' AND ') : null;
+}
+
+/** The joined terms of a search as an FTS5 query of their column, or null when it has none. */
+function joinedMatch(index: TextIndex, search: TextSearch): string | null {
+  const column = index.joinedTermsColumn;
+  if (!column || !search.joinedTerms || search.cells?.column !== index.cellColumns[0]) return null;
+  const each = search.joinedTerms.map(
+    (terms) => `(${terms.map((term) => `"${plainWords([term])[0]}"`).join(' OR ')})`,
+  );
+  return `({${column}} : (${each.join(' AND ')}))`;
 }

@@ -14,6 +14,13 @@ export interface TextIndex {
   readonly textColumns: readonly [first: string, ...others: string[]];
   /** Integer columns naming grid cells (src/job-search/geo-cells.ts), one per grid level. */
   readonly cellColumns: readonly string[];
+  /**
+   * A text column of terms the application writes, each joining a word of the first text column
+   * with the row's cell of the first level (src/job-search/title-cell-terms.ts): an engine that
+   * indexes it answers a first-column search at that level from those terms alone
+   * (`TextSearch.joinedTerms`).
+   */
+  readonly joinedTermsColumn?: string;
 }
 
 /** Which rows of the index a search matches, by where its words are. */
@@ -31,6 +38,12 @@ export interface TextSearch {
   readonly placement: WordPlacement;
   /** When given, only rows whose `column` is one of `cells` (at most a few dozen). */
   readonly cells: { readonly column: string; readonly ids: readonly number[] } | null;
+  /**
+   * With cells of the first level: the joined terms of the words in those cells, for each word
+   * the terms any one of which a row holds when the word is in its first column there. An
+   * engine that indexes `joinedTermsColumn` finds the first-column tier with them.
+   */
+  readonly joinedTerms: readonly (readonly string[])[] | null;
   /** Only rows whose key is below this; null for the first page. */
   readonly before: number | null;
   /** The columns each row comes back with. */
@@ -53,6 +66,13 @@ export interface TextIndexSql {
    * makes now, keeping every row indexed (a migration's work).
    */
   upgrade(index: TextIndex): string[];
+  /** Statements that index the rows already in the table, after `create` (a migration's work). */
+  fill(index: TextIndex): string[];
+  /**
+   * Statements for after a bulk load and its compaction, each run on its own outside any
+   * transaction: work the engine would otherwise do in the background some time later.
+   */
+  afterBulkLoad(index: TextIndex): string[];
   /** Upkeep the index needs from the service. */
   readonly upkeep: TextIndexUpkeep;
   /**

@@ -31,6 +31,7 @@ import * as jobSearch from './0031_job_search.js';
 import * as dispositionRetention from './0033_disposition_retention.js';
 import * as jobSearchPlaceTerms from './0034_job_search_place_terms.js';
 import * as jobSearchTitleCellTerms from './0035_job_search_title_cell_terms.js';
+import * as jobSearchJoinedTitleTerms from './0036_job_search_joined_title_terms.js';
 
 interface Migration {
   up(knex: Knex): Promise<void>;
@@ -75,6 +76,7 @@ const MIGRATIONS: ReadonlyArray<readonly [name: string, migration: Migration]> =
   ['0033_disposition_retention', dispositionRetention],
   ['0034_job_search_place_terms', jobSearchPlaceTerms],
   ['0035_job_search_title_cell_terms', jobSearchTitleCellTerms],
+  ['0036_job_search_joined_title_terms', jobSearchJoinedTitleTerms],
 ];
 
 export const migrationSource: Knex.MigrationSource<string> = {
