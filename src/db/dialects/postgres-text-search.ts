@@ -136,31 +136,18 @@ export const postgresTextIndex: TextIndexSql = {
       if (joined && search.placement === 'first-column') {
         return joinedTermsSearch(index, search, joined.terms, where);
       }
+      let words = text;
       if (joined && search.placement === 'not-all-in-first-column') {
         // The words and the place, but not the first tier: not every word's term in the row's
         // own joined terms (the row's cell is one of the search's, so its term for a word is
         // among the word's terms when the word is in its first column).
-        const notFirst = joined.terms.map(
-          () => `string_to_array(${ROW_ALIAS}.${joined.column}, ' ') && ?::text[]`,
+        words = anywhere(search);
+        where.sql.push(
+          `NOT (${joined.terms
+            .map(() => `string_to_array(${ROW_ALIAS}.${joined.column}, ' ') && ?::text[]`)
+            .join(' AND ')})`,
         );
-        return {
-          sql:
-            `SELECT ${columns} FROM ${table} AS ${ROW_ALIAS} ` +
-            `WHERE ${[
-              `${ROW_ALIAS}.${DOCUMENT} @@ (to_tsquery('${CONFIGURATION}', ?) && ?::tsquery)`,
-              `numnode(to_tsquery('${CONFIGURATION}', ?)) > 0`,
-              `NOT (${notFirst.join(' AND ')})`,
-              ...where.sql,
-            ].join(' AND ')} ORDER BY ${ROW_ALIAS}.${key} + 0 DESC LIMIT ?`,
-          bindings: [
-            anywhere(search),
-            cells,
-            anywhere(search),
-            ...joined.terms.map(arrayLiteral),
-            ...where.bindings,
-            search.limit,
-          ],
-        };
+        where.bindings.push(...joined.terms.map(arrayLiteral));
       }
       return {
         sql:
@@ -172,7 +159,7 @@ export const postgresTextIndex: TextIndexSql = {
             `numnode(to_tsquery('${CONFIGURATION}', ?)) > 0`,
             ...where.sql,
           ].join(' AND ')} ORDER BY ${ROW_ALIAS}.${key} + 0 DESC LIMIT ?`,
-        bindings: [text, cells, text, ...where.bindings, search.limit],
+        bindings: [words, cells, words, ...where.bindings, search.limit],
       };
     }
     if (text !== null) {
@@ -227,7 +214,7 @@ function textQuery(search: TextSearch): string | null {
 
 /** The tsquery text of every word anywhere. */
 function anywhere(search: TextSearch): string {
-  return plainWords(search.words).join(' & ');
+  return textQuery({ ...search, placement: 'anywhere' })!;
 }
 
 /** A text[] literal of plain terms: knex would spread a JavaScript array into many bindings. */
