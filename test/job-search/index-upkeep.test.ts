@@ -104,6 +104,35 @@ describeEachDialect('search index upkeep', (database) => {
     assert.equal(await store.upkeepStep(64), false);
   });
 
+  it('keeps the index a range of its key for FTS5 after an ANALYZE of the empty index', async function () {
+    if (database().dialect !== 'sqlite') this.skip();
+    const { db } = database();
+    // What FTS5 runs to delete a merged segment's pages, as this connection would plan it.
+    const segmentDeletePlan = async () =>
+      (
+        (await db.raw(
+          'EXPLAIN QUERY PLAN SELECT id FROM job_search_postings_text_data WHERE id >= ? AND id <= ?',
+          [0, 1],
+        )) as Array<{ detail: string }>
+      )
+        .map((step) => step.detail)
+        .join('; ');
+    const rangeOfKey = /^SEARCH .*\(rowid>\? AND rowid<\?\)$/;
+    try {
+      await db.raw('ANALYZE');
+      assert.match(await segmentDeletePlan(), /^SCAN /, 'an empty index analyzed: two rows');
+      await indexOneByOne(40);
+      assert.match(await segmentDeletePlan(), /^SCAN /, 'the statistics stay as they were');
+
+      await store.upkeepStep(64);
+      assert.match(await segmentDeletePlan(), rangeOfKey);
+      assert.equal((await search('software engineer')).length, 20);
+    } finally {
+      await db.raw('DROP TABLE IF EXISTS sqlite_stat1');
+      await db.raw('DROP TABLE IF EXISTS sqlite_stat4');
+    }
+  });
+
   it('stops a running upkeep when the server stops', async () => {
     const running = jobs.startUpkeep();
     await indexOneByOne(5);

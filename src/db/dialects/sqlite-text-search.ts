@@ -7,6 +7,7 @@ import {
   type TextIndex,
   type TextIndexSql,
   type TextSearch,
+  type UpkeepStatements,
 } from './text-search.js';
 
 /**
@@ -73,6 +74,7 @@ export const sqliteTextIndex: TextIndexSql = {
   upkeep: {
     async step(index, kind, pages, on) {
       const fts = ftsTable(index);
+      await keepSegmentDeletesSeeking(fts, on);
       const size = Math.max(1, Math.trunc(pages));
       // A negative page count merges whatever there is, down to one segment ("optimize").
       const merge = `INSERT INTO ${fts} (${fts}, rank) VALUES ('merge', ${kind === 'compact' ? -size : size})`;
@@ -112,6 +114,30 @@ export const sqliteTextIndex: TextIndexSql = {
     };
   },
 };
+
+/**
+ * What FTS5's own `DELETE FROM <fts>_data WHERE id>=? AND id<=?` (the pages of a merged segment)
+ * must be planned as: a range of the key. Any other plan reads the whole data table.
+ */
+const RANGE_OF_KEY = /^SEARCH .*\(rowid>\? AND rowid<\?\)/;
+
+/**
+ * Keeps FTS5's deletes of merged segments a range of the key on this connection. An ANALYZE
+ * that ran while the index was empty records its data table as two rows (the structure and the
+ * averages); the planner then scans the whole table for each of those deletes, so every merge,
+ * in the writers' transactions too, costs as much as the index is large: Job Sync's writes
+ * fell from 3,300 postings a second to 500 within 40,000 postings (docs/jobs-apis.md). A
+ * connection loads the statistics when it opens and keeps them, so each connection's own plan
+ * is checked (a prepare, no read), and the table analyzed again where it is wrong.
+ */
+async function keepSegmentDeletesSeeking(fts: string, on: UpkeepStatements): Promise<void> {
+  const data = `${fts}_data`;
+  const plan = await on.select(
+    `EXPLAIN QUERY PLAN SELECT id FROM ${data} WHERE id >= 0 AND id <= 1`,
+  );
+  if (plan.some((step) => RANGE_OF_KEY.test(String(step.detail)))) return;
+  await on.execute(`ANALYZE ${data}`);
+}
 
 const CELLS = 'cells';
 
