@@ -89,14 +89,10 @@ export class PostingStore extends Store {
       TABLE,
       keys.map((key) => `${owner}\u0000${keyString(key)}`),
     );
-    const rows: PostingRow[] = await this.forUpdate(
-      this.db<PostingRow>(TABLE)
-        .where({ app_id: appId, employer_id: employerId })
-        .whereIn(
-          ['source_name', 'job_posting_id'],
-          keys.map((key) => [key.sourceName, key.jobPostingId]),
-        ),
-    );
+    const ids = await this.idsByKeys(appId, employerId, keys);
+    const rows: PostingRow[] = ids.length
+      ? await this.forUpdate(this.db<PostingRow>(TABLE).whereIn('id', ids))
+      : [];
     for (const row of rows) {
       found.set(
         keyString({ sourceName: row.source_name, jobPostingId: row.job_posting_id }),
@@ -104,6 +100,31 @@ export class PostingStore extends Store {
       );
     }
     return found;
+  }
+
+  /**
+   * The ids of the postings under these keys: one probe of the whole upsert key per key, in
+   * one statement, whatever the planner believes about the table. PostgreSQL reads
+   * `(source_name, job_posting_id) IN (…)` as an OR of pairs tested on every posting of the app
+   * and employer, and hashes those postings for a join with the keys when its statistics say
+   * the app and employer have few of them (both took 300–500 ms a batch at 40,000 postings in
+   * the bench, whose ANALYZE ran before any). Nobody else can add a posting under a key this
+   * transaction holds (lockByKeys), so these ids stay the keys' until it ends.
+   */
+  private async idsByKeys(
+    appId: string,
+    employerId: string,
+    keys: readonly PostingKey[],
+  ): Promise<string[]> {
+    const rows = (await this.dialect.select(
+      this.db,
+      `SELECT (SELECT p.id FROM ${TABLE} p
+                WHERE p.app_id = ? AND p.employer_id = ?
+                  AND p.source_name = wanted.column1 AND p.job_posting_id = wanted.column2) AS id
+       FROM (VALUES ${keys.map(() => '(?, ?)').join(', ')}) AS wanted`,
+      [appId, employerId, ...keys.flatMap((key) => [key.sourceName, key.jobPostingId])],
+    )) as unknown as Array<{ id: string | null }>;
+    return rows.flatMap((row) => (row.id === null ? [] : [row.id]));
   }
 
   /** Inserts new postings, whose keys this transaction holds (lockByKeys) and no posting has. */
