@@ -7,7 +7,7 @@ import { formatJobSearch, type JobSearchStageResult } from './job-search-stage.j
 import type { WebhookStageResult } from './webhook-stage.js';
 
 /** Bump when the shape of results.json changes (bench/results.schema.json follows it). */
-export const RESULTS_SCHEMA_VERSION = 7;
+export const RESULTS_SCHEMA_VERSION = 8;
 /** P4: the most resident memory any one service process may use under any scenario. */
 export const PEAK_RSS_LIMIT_MIB = 250;
 
@@ -136,8 +136,27 @@ export function formatReport(results: BenchResults): string {
           `service (${log.configuration === '1' ? 'WORKERS=1' : log.configuration}, ${log.stage} stage) ` +
           `logged ${log.lines} warning/error line(s); first: ${logLineGist(log.first[0] ?? '')}`,
       ),
+    ...results.rows.flatMap(driftLine),
     ...results.problems.map((problem) => `NOT MEASURED: ${problem}`),
   ].join('\n');
+}
+
+/**
+ * Below this share of its first round's req/s, a row's last round is reported: the target slows
+ * as the data it writes grows, which the median of the rounds hides (Job Sync's writes once
+ * fell from 33 to 7 requests a second over three rounds and reported 23).
+ */
+const DRIFT_FLOOR = 0.6;
+
+export function driftLine(row: SummaryRow): string[] {
+  const rounds = row.requestsPerSecondByRound;
+  const first = rounds[0];
+  const last = rounds.at(-1);
+  if (rounds.length < 2 || !first || last === undefined || last >= DRIFT_FLOOR * first) return [];
+  return [
+    `SLOWING: ${row.scenario} on ${row.target.label} (${row.stage}): req/s by round ` +
+      `${rounds.join(', ')}; the last is below ${DRIFT_FLOOR} of the first`,
+  ];
 }
 
 /** Why the webhook stage's figures cannot be trusted: a delivery unverified, lost or unsent. */

@@ -13,6 +13,8 @@ export interface SummaryRow {
   rounds: number;
   /** Medians over the rounds. */
   requestsPerSecond: number;
+  /** Each round's req/s, in the order measured: a slowdown the median hides shows here. */
+  requestsPerSecondByRound: number[];
   latencyMs: { p50: number; p99: number };
   /** What each request carries many of (postings), and their rate: req/s times perRequest. */
   items: { name: string; perRequest: number; perSecond: number } | null;
@@ -85,6 +87,7 @@ function baseRow(entry: Measured, events: number): SummaryRow {
         : null,
     rounds: results.length,
     requestsPerSecond,
+    requestsPerSecondByRound: results.map((result) => round1(result.requestsPerSecond)),
     latencyMs: {
       p50: round3(median(results.map((result) => result.latency.p50))),
       p99: round3(median(results.map((result) => result.latency.p99))),
