@@ -49,9 +49,35 @@ describeEachDialect('job search: the joined title terms migration', (database) =
     assert.deepEqual(reverted, ['0036_job_search_joined_title_terms']);
     assert.equal(await db.schema.hasColumn('job_search_postings', 'title_cell_terms'), false);
     assert.equal(await jobs.indexedCount(), 4);
+    // Enough more postings, outside the radius, that the backfill takes three batches of 500.
+    // PostgreSQL's generated document is its own to write.
+    const { text_document: _generated, ...houston } = await db('job_search_postings')
+      .where({ city: 'Houston' })
+      .first();
+    const copies = Array.from({ length: 1_200 }, (_unused, index) => ({
+      ...houston,
+      sort_key: Number(houston.sort_key) + 1 + index,
+      sourced_posting_id: `copy-${index}`,
+      employer_job_id: `copy-${index}`,
+      title: 'Registered Nurse',
+    }));
+    for (let start = 0; start < copies.length; start += 100) {
+      await db('job_search_postings').insert(copies.slice(start, start + 100));
+    }
 
     assert.deepEqual(await migrateToLatest(db), ['0036_job_search_joined_title_terms']);
-    const terms = await db('job_search_postings').orderBy('title').pluck('title_cell_terms');
+    const nurses = await db('job_search_postings')
+      .where({ title: 'Registered Nurse' })
+      .pluck('title_cell_terms');
+    assert.equal(nurses.length, 1_200);
+    assert.deepEqual(
+      new Set(nurses.map((line: string) => line.replace(/x\d+/g, ''))),
+      new Set(['regist nurs']),
+    );
+    const terms = await db('job_search_postings')
+      .whereNot({ title: 'Registered Nurse' })
+      .orderBy('title')
+      .pluck('title_cell_terms');
     assert.deepEqual(
       terms.map((line: string) => line.replace(/x\d+/g, '')),
       ['platform develop', 'senior softwar engin', 'softwar engin', 'softwar engin ii'],
