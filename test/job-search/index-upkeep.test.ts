@@ -121,6 +121,17 @@ describeEachDialect('search index upkeep', (database) => {
     try {
       await db.raw('ANALYZE');
       assert.match(await segmentDeletePlan(), /^SCAN /, 'an empty index analyzed: two rows');
+      // A mark an ANALYZE of the table would overwrite (with "2").
+      await db.raw(
+        "UPDATE sqlite_stat1 SET stat = '1' WHERE tbl = 'job_search_postings_text_data'",
+      );
+      await store.upkeepStep(64);
+      assert.match(await segmentDeletePlan(), /^SCAN /, 'a scan of two rows is left alone');
+      assert.deepEqual(
+        await db.raw("SELECT stat FROM sqlite_stat1 WHERE tbl = 'job_search_postings_text_data'"),
+        [{ stat: '1' }],
+        'and the table not analyzed',
+      );
       await indexOneByOne(40);
       assert.match(await segmentDeletePlan(), /^SCAN /, 'the statistics stay as they were');
 

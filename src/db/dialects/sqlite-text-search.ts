@@ -128,7 +128,8 @@ const RANGE_OF_KEY = /^SEARCH .*\(rowid>\? AND rowid<\?\)/;
  * in the writers' transactions too, costs as much as the index is large: Job Sync's writes
  * fell from 3,300 postings a second to 500 within 40,000 postings (docs/jobs-apis.md). A
  * connection loads the statistics when it opens and keeps them, so each connection's own plan
- * is checked (a prepare, no read), and the table analyzed again where it is wrong.
+ * is checked (a prepare, no read), and the table analyzed again where it is wrong and the
+ * table no longer tiny.
  */
 async function keepSegmentDeletesSeeking(fts: string, on: UpkeepStatements): Promise<void> {
   const data = `${fts}_data`;
@@ -136,8 +137,17 @@ async function keepSegmentDeletesSeeking(fts: string, on: UpkeepStatements): Pro
     `EXPLAIN QUERY PLAN SELECT id FROM ${data} WHERE id >= 0 AND id <= 1`,
   );
   if (plan.some((step) => RANGE_OF_KEY.test(String(step.detail)))) return;
+  // A scan of a table this small costs no more than a seek; analyzing it again would only
+  // record it as small again (and reload every statistic, and re-prepare every statement).
+  const [few] = await on.select(
+    `SELECT count(*) AS rows FROM (SELECT 1 FROM ${data} LIMIT ${FEW_ROWS})`,
+  );
+  if (Number(few?.rows) < FEW_ROWS) return;
   await on.execute(`ANALYZE ${data}`);
 }
+
+/** Rows of the data table from which the planner, told so, seeks a range of the key. */
+const FEW_ROWS = 10;
 
 const CELLS = 'cells';
 
